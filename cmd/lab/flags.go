@@ -1,0 +1,47 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// errHelp is returned when the user asked for a command's help.
+var errHelp = errors.New("help requested")
+
+// newFlags returns a flag set whose errors are usage errors and whose help
+// goes to w.
+func newFlags(name, usage string, w io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(w)
+	fs.Usage = func() {
+		fmt.Fprintf(w, "Usage: lab %s\n\nFlags:\n", usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args, splitting off the command after "--".
+func parseFlags(fs *flag.FlagSet, args []string) (command []string, err error) {
+	for i, a := range args {
+		if a == "--" {
+			args, command = args[:i], args[i+1:]
+			break
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, errHelp
+		}
+		return nil, usageError{strings.TrimSpace(err.Error())}
+	}
+	if fs.NArg() > 0 && command == nil {
+		return fs.Args(), nil
+	}
+	if fs.NArg() > 0 {
+		return nil, usagef("unexpected arguments before --: %s", strings.Join(fs.Args(), " "))
+	}
+	return command, nil
+}

@@ -1,0 +1,131 @@
+// Command lab is mcplab: a teaching lab for JSON-RPC and MCP on the wire.
+//
+//	lab run        play lesson 1's scripted client against a server
+//	lab serve      run a reference server on stdio
+//	lab grade      grade any stdio server
+//	lab grade-class grade a whole class of submissions
+//	lab version    print the version
+//
+// Run "lab help COMMAND" for the flags of each.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is stamped at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// Exit statuses shared by every command.
+const (
+	exitOK       = 0
+	exitFailed   = 1 // a grade with a failed check
+	exitCannot   = 2 // bad usage, or could not grade
+	exitInternal = 3
+)
+
+// usageError marks an error that is the user's command line, not the lab.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// env is what a command may touch of the world, so tests can run commands
+// in-process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	// isTerminal reports whether stdout is a terminal (for colour).
+	isTerminal bool
+}
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, e *env, args []string) (int, error)
+}
+
+func commands() []command {
+	return []command{
+		{"run", "play lesson 1's scripted client against a server and print the transcript", runCmd},
+		{"serve", "run a reference server on stdio (lab serve reader)", serveCmd},
+		{"grade", "grade a stdio server: lab grade [flags] -- COMMAND [ARGS...]", gradeCmd},
+		{"grade-class", "grade every submission folder of a class", gradeClassCmd},
+		{"version", "print the lab's version", versionCmd},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, isTerminal: isTerminal(os.Stdout)}
+	code := dispatch(ctx, e, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+func dispatch(ctx context.Context, e *env, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 {
+			return dispatch(ctx, e, []string{args[1], "-h"})
+		}
+		printUsage(e.stderr)
+		if len(args) == 0 {
+			return exitCannot
+		}
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		code, err := c.run(ctx, e, args[1:])
+		if err != nil {
+			var ue usageError
+			switch {
+			case errors.As(err, &ue):
+				fmt.Fprintf(e.stderr, "lab %s: %v\nRun \"lab help %s\" for usage.\n", c.name, err, c.name)
+				return exitCannot
+			case errors.Is(err, errHelp):
+				return exitOK
+			default:
+				fmt.Fprintf(e.stderr, "lab %s: %v\n", c.name, err)
+				if code == exitOK {
+					code = exitInternal
+				}
+			}
+		}
+		return code
+	}
+	fmt.Fprintf(e.stderr, "lab: unknown command %q\n\n", args[0])
+	printUsage(e.stderr)
+	return exitCannot
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, "lab %s: a teaching lab for JSON-RPC and MCP on the wire\n\nUsage: lab COMMAND [flags]\n\nCommands:\n", version)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nRun \"lab help COMMAND\" for the flags of a command.\n")
+}
+
+func versionCmd(_ context.Context, e *env, args []string) (int, error) {
+	if len(args) > 0 {
+		return exitCannot, usagef("version takes no arguments")
+	}
+	fmt.Fprintf(e.stdout, "lab %s\n", version)
+	return exitOK, nil
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

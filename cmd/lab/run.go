@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/model"
+	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lessons"
+)
+
+func runCmd(ctx context.Context, e *env, args []string) (int, error) {
+	fs := newFlags("run", "run [flags] [-- COMMAND [ARGS...]]", e.stderr)
+	scenarioFile := fs.String("scenario", "", "play this scenario file instead of lesson 1's")
+	times := fs.Bool("times", false, "add a column with each event's time since the start")
+	noModel := fs.Bool("no-model", false, "skip the model step")
+	lessonNum := fs.Int("lesson", 1, "the lesson whose scenario to play")
+	command, err := parseFlags(fs, args)
+	if err != nil {
+		return exitCannot, err
+	}
+	lesson, err := lessons.Get(*lessonNum)
+	if err != nil {
+		return exitCannot, usageError{err.Error()}
+	}
+	var sc *scenario.Scenario
+	if *scenarioFile != "" {
+		sc, err = scenario.ParseFile(*scenarioFile)
+	} else {
+		var data []byte
+		data, err = lesson.Read("scenario.txtar")
+		if err == nil {
+			sc, err = scenario.Parse("scenario", data)
+		}
+	}
+	if err != nil {
+		return exitCannot, err
+	}
+	starter, err := serverStarter(command)
+	if err != nil {
+		return exitCannot, err
+	}
+	run, err := client.Play(ctx, sc, starter, client.Options{
+		OnEvent: func(ev client.Event) { fmt.Fprintln(e.stdout, ev.Line(*times)) },
+	})
+	if err != nil {
+		return exitInternal, err
+	}
+	if run.StartErr != nil {
+		return exitCannot, fmt.Errorf("the server did not start: %w", run.StartErr)
+	}
+	if !*noModel {
+		if err := modelStep(ctx, e, lesson); err != nil {
+			return exitCannot, err
+		}
+	}
+	return exitOK, nil
+}
+
+// serverStarter starts COMMAND, or with none the lab's own reference server.
+func serverStarter(command []string) (client.Starter, error) {
+	if len(command) > 0 {
+		return client.Command{Path: command[0], Args: command[1:]}, nil
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding the lab binary to start its reference server: %w", err)
+	}
+	return client.Command{Path: self, Args: []string{"serve", "reader"}}, nil
+}
+
+// modelStep asks the lesson's question and prints the answer, or the
+// recorded sample when no model answers.
+func modelStep(ctx context.Context, e *env, lesson lessons.Lesson) error {
+	cfg, err := model.ConfigFromEnv(e.getenv)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	q, err := lesson.Read("model/question.txt")
+	if err != nil {
+		return err
+	}
+	sample, err := lesson.Read("model/sample.txt")
+	if err != nil {
+		return err
+	}
+	ans := model.Ask(ctx, cfg, strings.TrimSpace(string(q)), strings.TrimSpace(string(sample)))
+	for _, l := range model.Lines(ans) {
+		fmt.Fprintln(e.stdout, l)
+	}
+	return nil
+}

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcplab/mcplab/lab/server"
+	"github.com/mcplab/mcplab/lab/wire"
+)
+
+func serveCmd(ctx context.Context, e *env, args []string) (int, error) {
+	fs := newFlags("serve", "serve [flags] reader", e.stderr)
+	maxLine := fs.Int("max-line", wire.DefaultMaxLine, "longest message line accepted, in bytes")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return exitCannot, err
+	}
+	if len(rest) != 1 {
+		return exitCannot, usagef("name the server to run: lab serve reader (lesson 1)")
+	}
+	var h server.Handler
+	switch rest[0] {
+	case "reader":
+		h = server.Reader{}
+	default:
+		return exitCannot, usagef("no server named %q; the servers are: reader (lesson 1)", rest[0])
+	}
+	srv := &server.Server{Handler: h, Log: e.stderr, MaxLine: *maxLine}
+	if err := srv.Serve(ctx, e.stdin, e.stdout); err != nil {
+		if errors.Is(err, context.Canceled) {
+			return exitOK, nil
+		}
+		return exitInternal, fmt.Errorf("serving: %w", err)
+	}
+	return exitOK, nil
+}

@@ -1,0 +1,128 @@
+package grading
+
+// Status is the verdict of one check.
+type Status string
+
+// The three verdicts a check can have. A skipped check is neither passed nor
+// failed: it could not be judged (the server never started, or a check it
+// depends on could not run), and it earns no points.
+const (
+	StatusPass Status = "pass"
+	StatusFail Status = "fail"
+	StatusSkip Status = "skip"
+)
+
+// CheckResult is the verdict of one check, in the words a student reads.
+type CheckResult struct {
+	// ID is stable across releases: course CI and gradebooks key on it.
+	ID string `json:"id"`
+	// Title says in a few words what the check asks of a server.
+	Title     string `json:"title"`
+	Status    Status `json:"status"`
+	Points    int    `json:"points"`
+	MaxPoints int    `json:"max_points"`
+	// Message is empty for a pass. For a failure it says what happened, what was
+	// expected, which rule that breaks and how to fix it, in one paragraph.
+	Message string `json:"message"`
+	// Expected and Actual, when set, show the two sides of a mismatch on their
+	// own (reports put them side by side).
+	Expected string `json:"expected,omitempty"`
+	Actual   string `json:"actual,omitempty"`
+	// Rule names the rule that a failure breaks; Fix says how to mend it.
+	Rule string `json:"rule,omitempty"`
+	Fix  string `json:"fix,omitempty"`
+}
+
+// EventKind says what an Event of a transcript is.
+type EventKind string
+
+// The kinds of transcript event.
+const (
+	EventSend   EventKind = "send"   // a chunk written to the server's stdin
+	EventAnswer EventKind = "answer" // a line the server wrote to stdout
+	EventStderr EventKind = "stderr" // a line the server wrote to stderr
+	EventClose  EventKind = "close"  // the grader closed the server's stdin
+	EventExit   EventKind = "exit"   // the server process ended
+	EventNote   EventKind = "note"   // something the grader observed (a timeout, a cap)
+)
+
+// Event is one timed happening of a graded run.
+type Event struct {
+	// Scenario names the grading scenario the event belongs to.
+	Scenario string `json:"scenario"`
+	// AtMS is the time since the scenario started, in milliseconds.
+	AtMS int64     `json:"at_ms"`
+	Kind EventKind `json:"kind"`
+	// Text is the chunk, line or note, exactly as sent or received (a chunk
+	// keeps its newlines).
+	Text string `json:"text"`
+}
+
+// OutcomeKind classifies how a graded run went as a whole.
+type OutcomeKind string
+
+// The outcomes of a run. Only OutcomeGraded, OutcomeWrongAnswers and
+// OutcomeProtocolViolation are gradable; the rest mean the grader could not
+// judge the server's answers at all, which is never a fail.
+const (
+	OutcomeGraded            OutcomeKind = "passed"             // every check passed
+	OutcomeWrongAnswers      OutcomeKind = "wrong-answers"      // some answer was wrong or missing
+	OutcomeProtocolViolation OutcomeKind = "protocol-violation" // stdout carried something that is not a message
+	OutcomeExited            OutcomeKind = "server-exited"      // the server ended before it was done (code or signal)
+	OutcomeTimeout           OutcomeKind = "timeout"            // a step or the whole run ran out of time
+	OutcomeOutputCap         OutcomeKind = "output-cap"         // the server wrote more than the cap allows
+	OutcomeMemory            OutcomeKind = "killed-for-memory"  // the sandbox killed the server for memory
+	OutcomeCouldNotStart     OutcomeKind = "could-not-start"    // the command could not be started
+	OutcomeBuildFailed       OutcomeKind = "build-failed"       // the submission's build step failed
+)
+
+// Outcome is the plain-words classification of a run.
+type Outcome struct {
+	Kind OutcomeKind `json:"kind"`
+	// Detail says it in a sentence: "the server exited with status 2 while
+	// id 1 was still waiting for its answer".
+	Detail string `json:"detail"`
+}
+
+// Submission says what was graded, so a regrade of the same thing can be
+// recognised and must give the same result.
+type Submission struct {
+	Name string `json:"name,omitempty"`
+	// Commit is the git commit of the submission folder, when it is a checkout.
+	Commit string `json:"commit,omitempty"`
+	// Hash is a sha256 over the submission's files, when there is no commit.
+	Hash string `json:"hash,omitempty"`
+}
+
+// Result is everything one grading run found.
+type Result struct {
+	Lesson   int  `json:"lesson"`
+	Gradable bool `json:"gradable"`
+	// Problem says, when Gradable is false, why the server could not be graded.
+	Problem  string        `json:"problem,omitempty"`
+	Score    int           `json:"score"`
+	MaxScore int           `json:"max_score"`
+	Outcome  Outcome       `json:"outcome"`
+	Checks   []CheckResult `json:"checks"`
+	// Transcript holds every event of every scenario, in order of time within
+	// each scenario.
+	Transcript []Event `json:"transcript"`
+	// Seed is the seed of the chunk sweep, when one ran.
+	Seed *int64 `json:"seed,omitempty"`
+	// Flaky is set when a timed-out run was rerun and the two runs disagreed.
+	Flaky      bool        `json:"flaky,omitempty"`
+	Submission *Submission `json:"submission,omitempty"`
+	// DurationMS is the wall time of the whole grading run.
+	DurationMS int64 `json:"duration_ms"`
+}
+
+// Failed lists the ids of the checks that failed, in check order.
+func (r *Result) Failed() []string {
+	var ids []string
+	for _, c := range r.Checks {
+		if c.Status == StatusFail {
+			ids = append(ids, c.ID)
+		}
+	}
+	return ids
+}

@@ -1,0 +1,75 @@
+package client
+
+import (
+	"context"
+	"io"
+	"sync"
+	"sync/atomic"
+)
+
+// ServeFunc is a server that runs inside the lab's own process: it reads
+// stdin, writes stdout and stderr, and returns its exit status.
+type ServeFunc func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int
+
+// InProcess starts a ServeFunc on in-memory pipes. Tests use it to play
+// scenarios against the reference server with fake time (testing/synctest).
+type InProcess ServeFunc
+
+// Start runs the function in a goroutine.
+func (f InProcess) Start(ctx context.Context) (Process, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	errR, errW := io.Pipe()
+	p := &memProcess{stdin: inW, stdout: outR, stderr: errR, done: make(chan struct{}), cancel: cancel}
+	go func() {
+		code := f(ctx, inR, outW, errW)
+		outW.Close()
+		errW.Close()
+		inR.Close()
+		p.exit = Exit{Code: code}
+		if p.killed.Load() {
+			p.exit = Exit{Code: -1, Signal: "killed"}
+		}
+		close(p.done)
+	}()
+	return p, nil
+}
+
+type memProcess struct {
+	stdin          *io.PipeWriter
+	stdout, stderr *io.PipeReader
+	done           chan struct{}
+	exit           Exit
+	cancel         context.CancelFunc
+	once           sync.Once
+	killed         atomic.Bool
+}
+
+func (p *memProcess) Stdin() io.WriteCloser { return p.stdin }
+func (p *memProcess) Stdout() io.Reader     { return p.stdout }
+func (p *memProcess) Stderr() io.Reader     { return p.stderr }
+
+func (p *memProcess) Wait() Exit {
+	<-p.done
+	return p.exit
+}
+
+// Kill cancels the function's context and breaks its pipes.
+func (p *memProcess) Kill() {
+	p.once.Do(func() {
+		select {
+		case <-p.done:
+			return
+		default:
+		}
+		p.killed.Store(true)
+		p.cancel()
+		p.stdin.CloseWithError(io.ErrClosedPipe)
+	})
+}
+
+func (p *memProcess) CloseOutput() {
+	p.stdout.Close()
+	p.stderr.Close()
+}

@@ -1,0 +1,465 @@
+// Package client is mcplab's scripted client: it starts a server, waits for
+// its ready line, plays a scenario's schedule of chunks against it, and
+// records everything that happens, with times, as a transcript. The same
+// code drives `lab run` (printing as it goes) and the grader (keeping the
+// record).
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/wire"
+)
+
+// EventKind says what an Event is.
+type EventKind string
+
+// The kinds of event a transcript holds.
+const (
+	EventSend   EventKind = "send"   // a chunk written to the server's stdin
+	EventAnswer EventKind = "answer" // a line the server wrote to stdout
+	EventStderr EventKind = "stderr" // a line the server wrote to stderr
+	EventClose  EventKind = "close"  // the client closed the server's stdin
+	EventExit   EventKind = "exit"   // the server ended
+	EventNote   EventKind = "note"   // something the client observed
+)
+
+// Event is one timed happening.
+type Event struct {
+	At   time.Duration // since the client started the server
+	Kind EventKind
+	Text string
+}
+
+// Options tune a Play. The zero value gives the defaults.
+type Options struct {
+	// ReadyWithin bounds the wait for the server's ready line on stderr
+	// (a line that contains "ready"); 0 means 3 s. When none comes, Play
+	// notes it and goes on.
+	ReadyWithin time.Duration
+	// ExitWithin bounds the wait for the server to exit after its stdin is
+	// closed; 0 means 5 s. Then the server is killed.
+	ExitWithin time.Duration
+	// TimeScale multiplies every deadline (ready, await, exit), for slow
+	// machines or sandboxes; 0 means 1. The schedule itself is not scaled.
+	TimeScale float64
+	// MaxOutput caps what is read from stdout and from stderr, each, in
+	// bytes; 0 means 8 MiB. Past it the server is killed and a note says so.
+	MaxOutput int64
+	// MaxLine caps one stdout or stderr line; 0 means 1 MiB.
+	MaxLine int
+	// OnEvent, when set, is called with each event as it happens, one at a
+	// time.
+	OnEvent func(Event)
+}
+
+func (o Options) scaled(d, def time.Duration) time.Duration {
+	if d == 0 {
+		d = def
+	}
+	if o.TimeScale > 0 {
+		d = time.Duration(float64(d) * o.TimeScale)
+	}
+	return d
+}
+
+// Run is the record of one scenario played against one server.
+type Run struct {
+	Scenario *scenario.Scenario
+	// StartErr is set when the server could not be started at all.
+	StartErr error
+	Events   []Event
+	// Ready reports whether the server logged a ready line in time.
+	Ready bool
+	// Answers are the server's stdout lines, in the order they came.
+	Answers []Answer
+	// Closed reports whether stdin was closed; ExitedAfterClose whether the
+	// server then exited by itself before the deadline.
+	Closed, ExitedAfterClose bool
+	// Killed reports whether the client had to kill the server, and why.
+	Killed     bool
+	KillReason string
+	// EarlyExit is set when the server ended before the client was done
+	// with it.
+	EarlyExit bool
+	Exit      Exit
+	// AwaitMissed lists the ids whose awaited answer did not come in time.
+	AwaitMissed []string
+	// OutputCapped is set when the server wrote more than MaxOutput.
+	OutputCapped bool
+	// StderrLines counts the lines the server wrote to stderr.
+	StderrLines int
+}
+
+// Answer is one line the server wrote to stdout.
+type Answer struct {
+	At   time.Duration
+	Line string
+	// Msg is the response it holds, or nil; Problem says why it is not one.
+	Msg     *wire.Message
+	Problem string
+}
+
+// recorder collects events from several goroutines, in the order they
+// happen, and lets the player wait for an answer to an id.
+type recorder struct {
+	mu      sync.Mutex
+	start   time.Time
+	run     *Run
+	on      func(Event)
+	changed chan struct{} // closed and replaced whenever an answer arrives
+}
+
+func (r *recorder) add(kind EventKind, text string) Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.addLocked(kind, text)
+}
+
+func (r *recorder) addLocked(kind EventKind, text string) Event {
+	ev := Event{At: time.Since(r.start), Kind: kind, Text: text}
+	r.run.Events = append(r.run.Events, ev)
+	if r.on != nil {
+		r.on(ev)
+	}
+	return ev
+}
+
+func (r *recorder) answer(line string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ev := r.addLocked(EventAnswer, line)
+	msg, why := wire.ParseResponse([]byte(line))
+	r.run.Answers = append(r.run.Answers, Answer{At: ev.At, Line: line, Msg: msg, Problem: why})
+	close(r.changed)
+	r.changed = make(chan struct{})
+}
+
+// answered reports whether an answer with this id has come, and gives a
+// channel that is closed at the next answer.
+func (r *recorder) answered(id []byte) (bool, <-chan struct{}) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, a := range r.run.Answers {
+		if a.Msg != nil && wire.SameID(a.Msg.ID, id) {
+			return true, r.changed
+		}
+	}
+	return false, r.changed
+}
+
+// Play starts a server with starter and plays sc against it. It returns when
+// the server has ended (by itself or killed) and its output has been read;
+// it never waits longer than the scenario's schedule plus the deadlines in
+// opts. An error is returned only for a broken scenario or a cancelled ctx;
+// everything the server does wrong is in the Run.
+func Play(ctx context.Context, sc *scenario.Scenario, starter Starter, opts Options) (*Run, error) {
+	run := &Run{Scenario: sc}
+	rec := &recorder{run: run, on: opts.OnEvent, changed: make(chan struct{}), start: time.Now()}
+	p, err := starter.Start(ctx)
+	if err != nil {
+		run.StartErr = err
+		rec.add(EventNote, "could not start the server: "+err.Error())
+		return run, nil
+	}
+	maxOut := opts.MaxOutput
+	if maxOut <= 0 {
+		maxOut = 8 << 20
+	}
+	maxLine := opts.MaxLine
+	if maxLine <= 0 {
+		maxLine = 1 << 20
+	}
+
+	exited := make(chan struct{})
+	go func() {
+		run.Exit = p.Wait()
+		close(exited)
+	}()
+	ready := make(chan struct{})
+	var readyOnce sync.Once
+	capped := make(chan struct{})
+	var capOnce sync.Once
+	overCap := func(stream string) {
+		capOnce.Do(func() {
+			rec.mu.Lock()
+			run.OutputCapped = true
+			rec.mu.Unlock()
+			rec.add(EventNote, fmt.Sprintf("the server wrote more than %d bytes to %s; the client stopped it", maxOut, stream))
+			close(capped)
+			p.Kill()
+		})
+	}
+	var readers sync.WaitGroup
+	readers.Add(2)
+	go func() {
+		defer readers.Done()
+		readLines(p.Stdout(), maxOut, maxLine, func(line string) { rec.answer(line) },
+			func(n int64) {
+				rec.add(EventNote, fmt.Sprintf("stdout line of %d bytes and more was dropped (over the %d-byte line limit)", n, maxLine))
+			},
+			func() { overCap("stdout") })
+	}()
+	go func() {
+		defer readers.Done()
+		readLines(p.Stderr(), maxOut, maxLine, func(line string) {
+			rec.mu.Lock()
+			run.StderrLines++
+			rec.addLocked(EventStderr, line)
+			rec.mu.Unlock()
+			if strings.Contains(strings.ToLower(line), "ready") {
+				readyOnce.Do(func() { close(ready) })
+			}
+		}, func(int64) {}, func() { overCap("stderr") })
+	}()
+
+	pl := &player{ctx: ctx, sc: sc, p: p, rec: rec, run: run, opts: opts, exited: exited, capped: capped}
+	playErr := pl.play(ready)
+
+	// Wait for the end: the exit, then the last of the output.
+	select {
+	case <-exited:
+	case <-ctx.Done():
+		p.Kill()
+		<-exited
+	}
+	drained := make(chan struct{})
+	go func() { readers.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(opts.scaled(2*time.Second, 0)):
+		// Something the server started still holds its output open.
+		if oc, ok := p.(outputCloser); ok {
+			oc.CloseOutput()
+		}
+		<-drained
+		rec.add(EventNote, "the server's output stayed open after it ended (a child process?); the client stopped reading")
+	}
+	rec.add(EventExit, run.Exit.String())
+	if oc, ok := p.(outputCloser); ok {
+		oc.CloseOutput()
+	}
+	if playErr != nil {
+		return run, playErr
+	}
+	return run, ctx.Err()
+}
+
+type player struct {
+	ctx    context.Context
+	sc     *scenario.Scenario
+	p      Process
+	rec    *recorder
+	run    *Run
+	opts   Options
+	exited <-chan struct{}
+	capped <-chan struct{}
+}
+
+// play runs the schedule. It returns an error only when ctx is done.
+func (pl *player) play(ready <-chan struct{}) error {
+	readyWithin := pl.opts.scaled(pl.opts.ReadyWithin, 3*time.Second)
+	t := time.NewTimer(readyWithin)
+	select {
+	case <-ready:
+		pl.run.Ready = true
+	case <-t.C:
+		pl.rec.add(EventNote, fmt.Sprintf("no ready line on stderr within %v; going on without it", readyWithin))
+	case <-pl.exited:
+		pl.run.EarlyExit = true
+		pl.rec.add(EventNote, "the server ended before it was ready")
+		t.Stop()
+		return nil
+	case <-pl.ctx.Done():
+		t.Stop()
+		pl.p.Kill()
+		return pl.ctx.Err()
+	}
+	t.Stop()
+	t0 := time.Now()
+	closed, killed := false, false
+	for _, st := range pl.sc.Steps {
+		if st.Kind == scenario.StepSend || st.Kind == scenario.StepClose {
+			if !pl.sleepUntil(t0.Add(st.At)) {
+				return pl.stop()
+			}
+		}
+		switch st.Kind {
+		case scenario.StepSend:
+			pl.rec.add(EventSend, string(st.Data))
+			if _, err := pl.p.Stdin().Write(st.Data); err != nil {
+				pl.rec.add(EventNote, "could not write to the server's stdin: "+describeWriteErr(err))
+				return pl.stop()
+			}
+		case scenario.StepClose:
+			pl.close()
+			closed = true
+		case scenario.StepAwait:
+			if !pl.await(st) {
+				if pl.ctx.Err() != nil {
+					return pl.stop()
+				}
+			}
+		case scenario.StepKill:
+			pl.kill("the scenario ends here")
+			killed = true
+		}
+		if closed || killed {
+			break
+		}
+	}
+	if !killed {
+		if !closed {
+			pl.close()
+		}
+		within := pl.opts.scaled(pl.opts.ExitWithin, 5*time.Second)
+		t := time.NewTimer(within)
+		defer t.Stop()
+		select {
+		case <-pl.exited:
+			pl.run.ExitedAfterClose = true
+		case <-t.C:
+			pl.kill(fmt.Sprintf("the server was still running %v after its stdin closed", within))
+		case <-pl.capped:
+		case <-pl.ctx.Done():
+			pl.p.Kill()
+			return pl.ctx.Err()
+		}
+	}
+	return nil
+}
+
+// sleepUntil waits for the time of the next step. It returns false when the
+// run must stop: the server ended early, flooded its output, or ctx is done.
+func (pl *player) sleepUntil(when time.Time) bool {
+	d := time.Until(when)
+	if d <= 0 {
+		select {
+		case <-pl.exited:
+			return pl.noteEarlyExit()
+		case <-pl.capped:
+			return false
+		default:
+			return true
+		}
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-pl.exited:
+		return pl.noteEarlyExit()
+	case <-pl.capped:
+		return false
+	case <-pl.ctx.Done():
+		return false
+	}
+}
+
+func (pl *player) noteEarlyExit() bool {
+	pl.run.EarlyExit = true
+	pl.rec.add(EventNote, "the server ended before the scenario was over")
+	return false
+}
+
+// await waits until the answer to st.ID has come. It reports whether it did.
+func (pl *player) await(st scenario.Step) bool {
+	within := pl.opts.scaled(st.Within, 0)
+	t := time.NewTimer(within)
+	defer t.Stop()
+	for {
+		ok, changed := pl.rec.answered(st.ID)
+		if ok {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-t.C:
+			pl.run.AwaitMissed = append(pl.run.AwaitMissed, string(st.ID))
+			pl.rec.add(EventNote, fmt.Sprintf("no answer to id %s within %v", st.ID, within))
+			return false
+		case <-pl.exited:
+			pl.noteEarlyExit()
+			pl.run.AwaitMissed = append(pl.run.AwaitMissed, string(st.ID))
+			return false
+		case <-pl.capped:
+			return false
+		case <-pl.ctx.Done():
+			return false
+		}
+	}
+}
+
+func (pl *player) close() {
+	pl.rec.add(EventClose, "stdin closed")
+	pl.run.Closed = true
+	_ = pl.p.Stdin().Close()
+}
+
+func (pl *player) kill(why string) {
+	pl.run.Killed, pl.run.KillReason = true, why
+	pl.rec.add(EventNote, why+"; the client stopped the server")
+	pl.p.Kill()
+}
+
+// stop ends a run that cannot go on: the server is killed unless it has
+// already ended.
+func (pl *player) stop() error {
+	select {
+	case <-pl.exited:
+	default:
+		if pl.ctx.Err() == nil && !pl.run.OutputCapped {
+			pl.kill("the run cannot go on")
+		} else {
+			pl.p.Kill()
+		}
+	}
+	return pl.ctx.Err()
+}
+
+func describeWriteErr(err error) string {
+	if errors.Is(err, io.ErrClosedPipe) || strings.Contains(err.Error(), "broken pipe") {
+		return "the server no longer reads its stdin (broken pipe)"
+	}
+	return err.Error()
+}
+
+// readLines reads lines from r and hands each to line, until r ends or
+// max bytes have been read (then it calls over once and keeps draining
+// nothing). A line over maxLine is reported to long and dropped.
+func readLines(r io.Reader, max int64, maxLine int, line func(string), long func(int64), over func()) {
+	lr := &io.LimitedReader{R: r, N: max + 1}
+	f := wire.NewFramer(lr, wire.MaxLine(maxLine), wire.KeepBlankLines())
+	for {
+		b, err := f.Next()
+		if err == nil {
+			if lr.N <= 0 {
+				over()
+				return
+			}
+			line(string(b))
+			continue
+		}
+		var tooLong *wire.LineTooLongError
+		if errors.As(err, &tooLong) {
+			if lr.N <= 0 {
+				over()
+				return
+			}
+			long(tooLong.Dropped)
+			continue
+		}
+		if lr.N <= 0 {
+			over()
+		}
+		return
+	}
+}

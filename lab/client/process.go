@@ -1,0 +1,174 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+)
+
+// Process is a running server under test: its three streams, and its end.
+type Process interface {
+	// Stdin is the server's input. Closing it is how a client says it is done.
+	Stdin() io.WriteCloser
+	// Stdout and Stderr are the server's output streams. They end when the
+	// server (and everything it started) has closed them.
+	Stdout() io.Reader
+	Stderr() io.Reader
+	// Wait blocks until the server has ended and says how.
+	Wait() Exit
+	// Kill stops the server and everything it started, at once. It is safe
+	// to call more than once and after the server ended.
+	Kill()
+}
+
+// Starter starts a server. Sandboxes are Starters.
+type Starter interface {
+	Start(ctx context.Context) (Process, error)
+}
+
+// Exit says how a process ended.
+type Exit struct {
+	Code   int    // the exit status, or -1 when a signal ended it
+	Signal string // the signal's name when one ended it, such as "killed"
+	// Err is set when the end could not be observed (a wait that failed).
+	Err error
+	// Reason, when set, says in words why a sandbox ended the process
+	// (for example "killed for using more than 256 MiB of memory").
+	Reason string
+}
+
+// OK reports whether the process exited by itself with status 0.
+func (e Exit) OK() bool { return e.Err == nil && e.Signal == "" && e.Code == 0 }
+
+func (e Exit) String() string {
+	switch {
+	case e.Reason != "":
+		return e.Reason
+	case e.Err != nil:
+		return "ended, but its status could not be read: " + e.Err.Error()
+	case e.Signal != "":
+		return "was ended by signal " + e.Signal
+	}
+	return fmt.Sprintf("exited with status %d", e.Code)
+}
+
+// Command starts a local program as a server, in its own process group so
+// that Kill ends everything it started too.
+type Command struct {
+	Path string
+	Args []string
+	Dir  string
+	// Env is the environment; nil means the lab's own.
+	Env []string
+}
+
+// Start starts the program.
+func (c Command) Start(ctx context.Context) (Process, error) {
+	if c.Path == "" {
+		return nil, errors.New("no command to start")
+	}
+	cmd := exec.Command(c.Path, c.Args...)
+	cmd.Dir, cmd.Env = c.Dir, c.Env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", c.Path, err)
+	}
+	p := &localProcess{cmd: cmd, stdin: stdin, done: make(chan struct{})}
+	// Pipes from os.Pipe, not cmd.StdoutPipe: Wait must not close the read
+	// ends while the grader is still reading what the server wrote last.
+	var closers []io.Closer
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", c.Path, err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("starting %s: %w", c.Path, err)
+	}
+	closers = append(closers, outW, errW)
+	cmd.Stdout, cmd.Stderr = outW, errW
+	p.stdout, p.stderr = outR, errR
+	if err := cmd.Start(); err != nil {
+		for _, f := range []io.Closer{outR, outW, errR, errW, stdin} {
+			f.Close()
+		}
+		return nil, fmt.Errorf("starting %s: %w", c.Path, err)
+	}
+	for _, w := range closers {
+		w.Close() // the child holds its own copies
+	}
+	go func() {
+		err := cmd.Wait()
+		p.exit = exitOf(cmd.ProcessState, err)
+		close(p.done)
+	}()
+	go func() {
+		select {
+		case <-ctx.Done():
+			p.Kill()
+		case <-p.done:
+		}
+	}()
+	return p, nil
+}
+
+type localProcess struct {
+	cmd            *exec.Cmd
+	stdin          io.WriteCloser
+	stdout, stderr *os.File
+	done           chan struct{}
+	exit           Exit
+	killOnce       sync.Once
+}
+
+func (p *localProcess) Stdin() io.WriteCloser { return p.stdin }
+func (p *localProcess) Stdout() io.Reader     { return p.stdout }
+func (p *localProcess) Stderr() io.Reader     { return p.stderr }
+
+func (p *localProcess) Wait() Exit {
+	<-p.done
+	return p.exit
+}
+
+// Kill ends the whole process group, then closes the read ends of the
+// output pipes so readers blocked on a grandchild that escaped the group
+// still return.
+func (p *localProcess) Kill() {
+	p.killOnce.Do(func() {
+		if p.cmd.Process != nil {
+			_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		}
+	})
+}
+
+// CloseOutput releases the output pipes. Play calls it once it has read
+// what it wants, so a process that left a grandchild holding the pipes open
+// cannot keep the grader waiting.
+func (p *localProcess) CloseOutput() {
+	p.stdout.Close()
+	p.stderr.Close()
+}
+
+func exitOf(st *os.ProcessState, err error) Exit {
+	if st == nil {
+		if err == nil {
+			err = errors.New("no process state")
+		}
+		return Exit{Code: -1, Err: err}
+	}
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return Exit{Code: -1, Signal: ws.Signal().String()}
+	}
+	return Exit{Code: st.ExitCode()}
+}
+
+// outputCloser is a Process that can release its output streams early.
+type outputCloser interface{ CloseOutput() }

@@ -1,0 +1,439 @@
+// Package scenario reads the scenario files of the lessons: what a scripted
+// client sends to a server and when, and the answers a correct server gives.
+// A scenario is data, so a teacher can add a case without writing Go.
+//
+// A scenario file is a txtar archive. Its comment describes it. The file
+// "steps" is the schedule, one step a line:
+//
+//	at 0ms send wait1            write the part "wait1" 0 ms after the start
+//	at 20ms send ping[:12]       write the first 12 bytes of the part "ping"
+//	at 40ms send ping[12:] bad   write the rest of "ping" and all of "bad" in one write
+//	await 2 within 5s            wait until the answer to id 2 has come (or 5 s)
+//	at 200ms close               close the server's stdin; then it must exit
+//	kill                         stop the server without closing stdin first
+//
+// Times count from the moment the server said it was ready. A step whose time
+// has passed (an await took long) runs at once. With no close or kill, stdin
+// is closed after the last step. Slices are byte offsets; a negative one
+// counts from the end.
+//
+// The file "expect" lists what a correct server answers, one line each,
+// headed by the ids of the checks that the line counts for:
+//
+//	methods.wait          {"jsonrpc":"2.0","id":1,"result":{"waited":80}}
+//	errors.parse          {"jsonrpc":"2.0","id":null,"error":{"code":-32700}}
+//	order.concurrent      2 before 1
+//
+// An expected error matches on its code alone; its message is free text.
+// Answers match by id, in any order; answers with id null match by code. An
+// order line asks that the answer to the first id arrives before the answer
+// to the second. Every other file of the archive is a part that steps send.
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcplab/mcplab/lab/wire"
+)
+
+// Scenario is one parsed scenario file.
+type Scenario struct {
+	// Name is the file's name without its directory and ".txtar".
+	Name string
+	// Comment is the description at the top of the file.
+	Comment string
+	// Parts are the named byte strings that steps send.
+	Parts  map[string][]byte
+	Steps  []Step
+	Expect []Expectation
+	Orders []Order
+}
+
+// StepKind says what a step does.
+type StepKind int
+
+// The kinds of step.
+const (
+	StepSend  StepKind = iota // write bytes to the server's stdin
+	StepClose                 // close the server's stdin
+	StepAwait                 // wait for the answer to one id
+	StepKill                  // stop the server at once
+)
+
+// Step is one line of a schedule.
+type Step struct {
+	Kind StepKind
+	// At is when a send or close happens, counted from the start.
+	At time.Duration
+	// Data is what a send writes, in one write.
+	Data []byte
+	// ID and Within are an await's id and deadline.
+	ID     json.RawMessage
+	Within time.Duration
+	// Line is the step's line in the file, for error messages.
+	Line int
+	// Source is the step as written.
+	Source string
+}
+
+// Expectation is one answer a correct server sends.
+type Expectation struct {
+	// Checks are the ids of the checks this answer counts for.
+	Checks []string
+	// ID is the answer's id, exactly; "null" for an answer with id null.
+	ID json.RawMessage
+	// Result is the expected result, or nil when an error is expected.
+	Result json.RawMessage
+	// Code is the expected error code, when Result is nil.
+	Code int
+	// Text is the expected answer as written in the file.
+	Text string
+	Line int
+}
+
+// Order asks that the answer to First arrives before the answer to Then.
+type Order struct {
+	Checks      []string
+	First, Then json.RawMessage
+	Line        int
+}
+
+// ParseFile reads and parses one scenario file.
+func ParseFile(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading scenario: %w", err)
+	}
+	return Parse(strings.TrimSuffix(filepath.Base(path), ".txtar"), data)
+}
+
+// Parse parses a scenario from the bytes of its file. Errors name the line.
+func Parse(name string, data []byte) (*Scenario, error) {
+	ar := parseTxtar(data)
+	sc := &Scenario{Name: name, Comment: strings.TrimSpace(string(ar.comment)), Parts: map[string][]byte{}}
+	var steps, expect *txtarFile
+	for i := range ar.files {
+		f := &ar.files[i]
+		switch f.name {
+		case "steps":
+			steps = f
+		case "expect":
+			expect = f
+		default:
+			if _, dup := sc.Parts[f.name]; dup {
+				return nil, fmt.Errorf("scenario %s: the part %q is defined twice", name, f.name)
+			}
+			sc.Parts[f.name] = f.data
+		}
+	}
+	if steps == nil {
+		return nil, fmt.Errorf("scenario %s: no \"-- steps --\" section", name)
+	}
+	if err := sc.parseSteps(steps); err != nil {
+		return nil, fmt.Errorf("scenario %s: %w", name, err)
+	}
+	if expect != nil {
+		if err := sc.parseExpect(expect); err != nil {
+			return nil, fmt.Errorf("scenario %s: %w", name, err)
+		}
+	}
+	return sc, nil
+}
+
+func (sc *Scenario) parseSteps(f *txtarFile) error {
+	for i, line := range strings.Split(string(f.data), "\n") {
+		n := f.line + i + 1
+		fields := strings.Fields(stripComment(line))
+		if len(fields) == 0 {
+			continue
+		}
+		st := Step{Line: n, Source: strings.Join(fields, " ")}
+		switch fields[0] {
+		case "at":
+			if len(fields) < 3 {
+				return fmt.Errorf("line %d: %q: want \"at TIME send PART...\" or \"at TIME close\"", n, line)
+			}
+			at, err := parseDuration(fields[1])
+			if err != nil {
+				return fmt.Errorf("line %d: %w", n, err)
+			}
+			st.At = at
+			switch fields[2] {
+			case "send":
+				if len(fields) < 4 {
+					return fmt.Errorf("line %d: send names no part", n)
+				}
+				for _, ref := range fields[3:] {
+					b, err := sc.slice(ref)
+					if err != nil {
+						return fmt.Errorf("line %d: %w", n, err)
+					}
+					st.Data = append(st.Data, b...)
+				}
+				st.Kind = StepSend
+			case "close":
+				st.Kind = StepClose
+			default:
+				return fmt.Errorf("line %d: unknown action %q (want send or close)", n, fields[2])
+			}
+		case "await":
+			if len(fields) != 4 || fields[2] != "within" {
+				return fmt.Errorf("line %d: %q: want \"await ID within TIME\"", n, line)
+			}
+			id, err := parseID(fields[1])
+			if err != nil {
+				return fmt.Errorf("line %d: %w", n, err)
+			}
+			within, err := parseDuration(fields[3])
+			if err != nil {
+				return fmt.Errorf("line %d: %w", n, err)
+			}
+			st.Kind, st.ID, st.Within = StepAwait, id, within
+		case "kill":
+			st.Kind = StepKill
+		default:
+			return fmt.Errorf("line %d: unknown step %q (want at, await or kill)", n, fields[0])
+		}
+		sc.Steps = append(sc.Steps, st)
+	}
+	if len(sc.Steps) == 0 {
+		return fmt.Errorf("the steps section is empty")
+	}
+	return nil
+}
+
+// slice resolves "name", "name[a:b]", "name[a:]" or "name[:b]".
+func (sc *Scenario) slice(ref string) ([]byte, error) {
+	name, rng, hasRange := strings.Cut(ref, "[")
+	data, ok := sc.Parts[name]
+	if !ok {
+		return nil, fmt.Errorf("no part named %q (parts: %s)", name, strings.Join(sc.partNames(), ", "))
+	}
+	if !hasRange {
+		return data, nil
+	}
+	rng, ok = strings.CutSuffix(rng, "]")
+	lo, hi, colon := strings.Cut(rng, ":")
+	if !ok || !colon {
+		return nil, fmt.Errorf("bad slice %q: want name[a:b]", ref)
+	}
+	index := func(s string, def int) (int, error) {
+		if s == "" {
+			return def, nil
+		}
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			return 0, fmt.Errorf("bad slice %q: %q is not a whole number", ref, s)
+		}
+		if v < 0 {
+			v += len(data)
+		}
+		if v < 0 || v > len(data) {
+			return 0, fmt.Errorf("bad slice %q: %d is outside the part's %d bytes", ref, v, len(data))
+		}
+		return v, nil
+	}
+	a, err := index(lo, 0)
+	if err != nil {
+		return nil, err
+	}
+	b, err := index(hi, len(data))
+	if err != nil {
+		return nil, err
+	}
+	if a > b {
+		return nil, fmt.Errorf("bad slice %q: start after end", ref)
+	}
+	return data[a:b], nil
+}
+
+func (sc *Scenario) partNames() []string {
+	var names []string
+	for n := range sc.Parts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (sc *Scenario) parseExpect(f *txtarFile) error {
+	for i, line := range strings.Split(string(f.data), "\n") {
+		n := f.line + i + 1
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		head, rest, _ := strings.Cut(trimmed, " ")
+		checks := strings.Split(head, ",")
+		for _, c := range checks {
+			if !validCheckID(c) {
+				return fmt.Errorf("line %d: %q is not a check id (like errors.parse)", n, c)
+			}
+		}
+		rest = strings.TrimSpace(rest)
+		if strings.HasPrefix(rest, "{") {
+			e, err := parseAnswer(rest)
+			if err != nil {
+				return fmt.Errorf("line %d: %w", n, err)
+			}
+			e.Checks, e.Line = checks, n
+			sc.Expect = append(sc.Expect, e)
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) != 3 || f[1] != "before" {
+			return fmt.Errorf("line %d: want an answer object or \"ID before ID\" after the check ids", n)
+		}
+		first, err := parseID(f[0])
+		if err != nil {
+			return fmt.Errorf("line %d: %w", n, err)
+		}
+		then, err := parseID(f[2])
+		if err != nil {
+			return fmt.Errorf("line %d: %w", n, err)
+		}
+		sc.Orders = append(sc.Orders, Order{Checks: checks, First: first, Then: then, Line: n})
+	}
+	return nil
+}
+
+func parseAnswer(text string) (Expectation, error) {
+	msg, why := wire.ParseResponse([]byte(text))
+	if msg == nil {
+		// Expected errors may leave out the message: fill it in and retry.
+		var obj map[string]json.RawMessage
+		if json.Unmarshal([]byte(text), &obj) == nil {
+			var e map[string]json.RawMessage
+			if json.Unmarshal(obj["error"], &e) == nil && e != nil {
+				if _, ok := e["message"]; !ok {
+					e["message"] = json.RawMessage(`""`)
+					obj["error"], _ = json.Marshal(e)
+					b, _ := json.Marshal(obj)
+					msg, why = wire.ParseResponse(b)
+				}
+			}
+		}
+	}
+	if msg == nil {
+		return Expectation{}, fmt.Errorf("the expected answer %s is not a response: %s", text, why)
+	}
+	e := Expectation{ID: msg.ID, Result: msg.Result, Text: text}
+	if msg.Error != nil {
+		e.Code = msg.Error.Code
+	}
+	return e, nil
+}
+
+// parseID reads an id as written in a step or an order line: a JSON string,
+// an integer or null.
+func parseID(s string) (json.RawMessage, error) {
+	raw := json.RawMessage(s)
+	if s == "null" || (json.Valid(raw) && wire.UsableID(raw)) {
+		return raw, nil
+	}
+	return nil, fmt.Errorf("%q is not an id (a JSON string like \"a\", an integer, or null)", s)
+}
+
+func parseDuration(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q is not a time like 40ms or 5s", s)
+	}
+	return d, nil
+}
+
+func stripComment(line string) string {
+	if i := strings.Index(line, "#"); i >= 0 {
+		return line[:i]
+	}
+	return line
+}
+
+func validCheckID(s string) bool {
+	if s == "" || !strings.Contains(s, ".") {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// Sent returns every byte the scenario writes, in order.
+func (sc *Scenario) Sent() []byte {
+	var all []byte
+	for _, st := range sc.Steps {
+		if st.Kind == StepSend {
+			all = append(all, st.Data...)
+		}
+	}
+	return all
+}
+
+// Ends says how the scenario ends: by closing stdin (the server must then
+// exit by itself) or by killing the server.
+func (sc *Scenario) Ends() StepKind {
+	for _, st := range sc.Steps {
+		if st.Kind == StepKill || st.Kind == StepClose {
+			return st.Kind
+		}
+	}
+	return StepClose
+}
+
+// txtar is the archive format of golang.org/x/tools/txtar: a comment, then
+// files that each start with a line "-- NAME --".
+type txtar struct {
+	comment []byte
+	files   []txtarFile
+}
+
+type txtarFile struct {
+	name string
+	data []byte
+	line int // the line number of the file's marker
+}
+
+func parseTxtar(data []byte) txtar {
+	var ar txtar
+	var cur *txtarFile
+	lineNo := 0
+	for len(data) > 0 {
+		var line []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i+1], data[i+1:]
+		} else {
+			line, data = data, nil
+		}
+		lineNo++
+		if name, ok := marker(line); ok {
+			ar.files = append(ar.files, txtarFile{name: name, line: lineNo})
+			cur = &ar.files[len(ar.files)-1]
+			continue
+		}
+		if cur == nil {
+			ar.comment = append(ar.comment, line...)
+		} else {
+			cur.data = append(cur.data, line...)
+		}
+	}
+	return ar
+}
+
+func marker(line []byte) (string, bool) {
+	s := strings.TrimRight(string(line), "\r\n")
+	if !strings.HasPrefix(s, "-- ") || !strings.HasSuffix(s, " --") || len(s) < 7 {
+		return "", false
+	}
+	return strings.TrimSpace(s[3 : len(s)-3]), true
+}
