@@ -1,0 +1,206 @@
+// Package model is the model step of lesson 1: after the scripted run, `lab run`
+// asks a language model one short question through an OpenAI-compatible chat
+// completions API. When no model answers, for whatever reason, the step shows a
+// recorded sample answer instead and says why, so the lesson never stalls on a
+// missing or broken model service.
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
+	"unicode"
+	"unicode/utf8"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// MaxTokens is the max_tokens sent with each question: one sentence is enough.
+const MaxTokens = 80
+
+// MaxReplyBytes bounds how much of any reply body is read, so a broken or
+// hostile service cannot make the step use unbounded memory.
+const MaxReplyBytes = 1 << 20
+
+// maxReason is the longest Reason, in characters, that Ask returns.
+const maxReason = 120
+
+// Answer is the result of the model step.
+type Answer struct {
+	// Text is the model's answer, or the recorded sample when Recorded is true.
+	Text string
+	// Recorded is true when no model answered and Text is the recorded sample.
+	Recorded bool
+	// Reason says, on one short line, why no model answered. It is empty when
+	// Recorded is false.
+	Reason string
+}
+
+var (
+	errNoChoices   = errors.New("no answer in the reply")
+	errEmptyAnswer = errors.New("the model's answer was empty")
+	errTooLarge    = fmt.Errorf("the reply is larger than %d bytes", MaxReplyBytes)
+	errTimedOut    = errors.New("model call timed out")
+)
+
+// Ask sends question as one user message to the model service in cfg and
+// returns its answer. Ask never fails: if the service cannot be reached, takes
+// longer than cfg.Timeout, answers with an error status, or sends no usable
+// answer, Ask returns sample with Recorded set and a short Reason.
+func Ask(ctx context.Context, cfg Config, question, sample string) Answer {
+	cfg = cfg.withDefaults()
+	text, err := complete(ctx, cfg, question)
+	if err != nil {
+		return Answer{Text: sample, Recorded: true, Reason: shorten(err.Error())}
+	}
+	return Answer{Text: text}
+}
+
+// complete makes the call. Its error, if any, is already the short reason.
+func complete(ctx context.Context, cfg Config, question string) (string, error) {
+	callCtx, cancel := context.WithTimeoutCause(ctx, cfg.Timeout, errTimedOut)
+	defer cancel()
+
+	transport := newTransport()
+	defer transport.CloseIdleConnections()
+
+	oc := openai.DefaultConfig(cfg.Key)
+	oc.BaseURL = cfg.BaseURL()
+	oc.HTTPClient = &http.Client{Transport: limitTransport{base: transport, max: MaxReplyBytes}}
+	client := openai.NewClientWithConfig(oc)
+
+	resp, err := client.CreateChatCompletion(callCtx, openai.ChatCompletionRequest{
+		Model:     cfg.Model,
+		Messages:  []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: question}},
+		MaxTokens: MaxTokens,
+	})
+	switch {
+	case err == nil:
+	case context.Cause(callCtx) == errTimedOut:
+		return "", fmt.Errorf("timeout after %s", cfg.Timeout)
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return "", errors.New("ran out of time before the model answered")
+	case ctx.Err() != nil:
+		return "", errors.New("cancelled before the model answered")
+	default:
+		return "", errors.New(reason(err, redact(cfg.URL)))
+	}
+	if len(resp.Choices) == 0 {
+		return "", errNoChoices
+	}
+	text := strings.TrimSpace(resp.Choices[0].Message.Content)
+	if text == "" {
+		return "", errEmptyAnswer
+	}
+	return text, nil
+}
+
+// reason turns an error from go-openai or the HTTP client into a short
+// human reason; Ask then makes it one line and caps its length.
+// where is the service address as the student configured it.
+func reason(err error, where string) string {
+	var (
+		apiErr *openai.APIError
+		reqErr *openai.RequestError
+		dnsErr *net.DNSError
+		urlErr *url.Error
+	)
+	switch {
+	case errors.Is(err, errTooLarge):
+		return errTooLarge.Error()
+	case errors.As(err, &apiErr):
+		if msg := oneLine(apiErr.Message); msg != "" {
+			return fmt.Sprintf("status %d: %s", apiErr.HTTPStatusCode, msg)
+		}
+		return fmt.Sprintf("status %d from the model service", apiErr.HTTPStatusCode)
+	case errors.As(err, &reqErr):
+		// The body is often an HTML error page: never show it.
+		return fmt.Sprintf("status %d from the model service", reqErr.HTTPStatusCode)
+	case errors.As(err, &dnsErr):
+		if dnsErr.IsNotFound {
+			return fmt.Sprintf("cannot reach %s: no such host", where)
+		}
+		return fmt.Sprintf("cannot reach %s: name lookup failed (%s)", where, dnsErr.Err)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused by " + where
+	case errors.As(err, &urlErr):
+		return fmt.Sprintf("cannot reach %s: %v", where, innermost(urlErr.Err))
+	}
+	var (
+		syntaxErr *json.SyntaxError
+		typeErr   *json.UnmarshalTypeError
+	)
+	if errors.As(err, &syntaxErr) || errors.As(err, &typeErr) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return "the model service's reply is not a chat completion"
+	}
+	return err.Error()
+}
+
+// innermost returns the deepest error in a chain of single wraps, which for
+// network errors is the plain cause ("connection reset by peer").
+func innermost(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
+}
+
+// redact removes a password from the address and any trailing slash.
+func redact(raw string) string {
+	raw = strings.TrimRight(raw, "/")
+	if u, err := url.Parse(raw); err == nil {
+		return u.Redacted()
+	}
+	return raw
+}
+
+// Lines renders an answer as the lines `lab run` prints, without line
+// endings: when Recorded, first "Recorded sample: no model answered (REASON)."
+// and then "model: TEXT"; otherwise only "model: TEXT". Line breaks and other
+// control characters in the text and reason become single spaces.
+func Lines(a Answer) []string {
+	model := "model: " + oneLine(a.Text)
+	if !a.Recorded {
+		return []string{model}
+	}
+	head := "Recorded sample: no model answered."
+	if r := shorten(a.Reason); r != "" {
+		head = "Recorded sample: no model answered (" + r + ")."
+	}
+	return []string{head, model}
+}
+
+// shorten makes s one line of at most maxReason characters, ending in "..."
+// when it was cut.
+func shorten(s string) string {
+	s = oneLine(s)
+	if utf8.RuneCountInString(s) <= maxReason {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:maxReason-3])) + "..."
+}
+
+// oneLine makes s printable on one line: invalid UTF-8 is replaced, and
+// control characters and runs of white space become one space.
+func oneLine(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
+}
