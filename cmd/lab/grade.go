@@ -1,9 +1,124 @@
 package main
 
-import "context"
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/grading/report"
+	"github.com/mcplab/mcplab/lab/client"
+)
 
 func gradeCmd(ctx context.Context, e *env, args []string) (int, error) {
-	return exitCannot, usagef("not yet")
+	fs := newFlags("grade", "grade [flags] -- COMMAND [ARGS...]", e.stderr)
+	lesson := fs.Int("lesson", 1, "the lesson to grade against")
+	format := fs.String("format", "text", "output format: "+strings.Join(report.Formats(), ", "))
+	out := fs.String("out", "", "write the report to this file instead of stdout")
+	sweep := fs.Int("sweep", 0, "replay the lesson's messages this many more times, cut at random places")
+	seed := fs.Int64("seed", 0, "seed of the sweep's cuts (0: pick one and print it)")
+	scale := fs.Float64("time-scale", 1, "multiply every deadline by this (for slow machines)")
+	lessonDir := fs.String("lesson-dir", "", "read the grading scenarios from this lesson folder instead of the built-in ones")
+	verbose := fs.Bool("v", false, "print every event to stderr as it happens")
+	command, err := parseFlags(fs, args)
+	if err != nil {
+		return exitCannot, err
+	}
+	if len(command) == 0 {
+		return exitCannot, usagef("name the server to grade after --, for example: lab grade -- python3 server.py")
+	}
+	if !validFormat(*format) {
+		return exitCannot, usagef("unknown format %q; the formats are %s", *format, strings.Join(report.Formats(), ", "))
+	}
+	if *scale <= 0 {
+		return exitCannot, usagef("-time-scale must be more than 0")
+	}
+	if *sweep < 0 {
+		return exitCannot, usagef("-sweep must not be negative")
+	}
+	if *sweep > 0 && *seed == 0 {
+		*seed = randomSeed()
+		fmt.Fprintf(e.stderr, "lab grade: sweep seed %d (pass -seed %d to replay these cuts)\n", *seed, *seed)
+	}
+	opts := grading.Options{
+		Lesson:    *lesson,
+		Starter:   client.Command{Path: command[0], Args: command[1:]},
+		TimeScale: *scale,
+		Sweep:     *sweep,
+		Seed:      *seed,
+	}
+	if *lessonDir != "" {
+		opts.LessonDir = os.DirFS(*lessonDir)
+	}
+	if *verbose {
+		opts.OnEvent = func(sc string, ev client.Event) { fmt.Fprintf(e.stderr, "[%s] %s\n", sc, ev.Line(true)) }
+	}
+	res, err := grading.Grade(ctx, opts)
+	if err != nil {
+		return exitCannot, err
+	}
+	if err := writeReport(e, *format, *out, res); err != nil {
+		return exitCannot, err
+	}
+	return gradeExit(res), nil
+}
+
+// gradeExit is the exit status of a grade: 0 all passed, 1 some check
+// failed, 2 could not grade.
+func gradeExit(res *grading.Result) int {
+	switch {
+	case !res.Gradable:
+		return exitCannot
+	case len(res.Failed()) > 0:
+		return exitFailed
+	}
+	return exitOK
+}
+
+func validFormat(f string) bool {
+	for _, x := range report.Formats() {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+// writeReport writes one report to the file path, or to stdout when path
+// is empty. The github format's job summary goes to $GITHUB_STEP_SUMMARY.
+func writeReport(e *env, format, path string, res *grading.Result) error {
+	opt := report.Options{Color: format == "text" && path == "" && e.isTerminal && e.getenv("NO_COLOR") == ""}
+	if format == "github" {
+		if p := e.getenv("GITHUB_STEP_SUMMARY"); p != "" {
+			f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err != nil {
+				return fmt.Errorf("opening the job summary: %w", err)
+			}
+			defer f.Close()
+			opt.Summary = f
+		}
+	}
+	if path == "" {
+		return report.Write(e.stdout, format, res, opt)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	if err := report.Write(f, format, res, opt); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func randomSeed() int64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return int64(binary.LittleEndian.Uint64(b[:]) >> 1)
 }
 
 func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {

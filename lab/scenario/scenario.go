@@ -391,6 +391,28 @@ func (sc *Scenario) Ends() StepKind {
 	return StepClose
 }
 
+// File is one file of a txtar archive.
+type File struct {
+	Name string
+	Data []byte
+	// Line is the line number of the file's "-- NAME --" marker.
+	Line int
+}
+
+// ParseArchive splits a txtar archive into its files, for the other data
+// files of a lesson (such as its check catalogue).
+func ParseArchive(data []byte) ([]File, error) {
+	ar := parseTxtar(data)
+	out := make([]File, 0, len(ar.files))
+	for _, f := range ar.files {
+		if f.name == "" {
+			return nil, fmt.Errorf("line %d: a file marker with no name", f.line)
+		}
+		out = append(out, File{Name: f.name, Data: f.data, Line: f.line})
+	}
+	return out, nil
+}
+
 // txtar is the archive format of golang.org/x/tools/txtar: a comment, then
 // files that each start with a line "-- NAME --".
 type txtar struct {

@@ -1,0 +1,98 @@
+package grading
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mcplab/mcplab/lab/scenario"
+)
+
+// Check is one entry of a lesson's check catalogue (its grading/checks.txtar).
+type Check struct {
+	ID     string
+	Title  string
+	Points int
+	// Rule names the rule a failure breaks; Fix says how to mend it.
+	Rule, Fix string
+	// Derived checks are judged from the traffic of every scenario rather
+	// than from tagged expected answers.
+	Derived bool
+}
+
+// The derived checks that the grader knows how to judge.
+const (
+	checkIDsExact      = "ids.exact"
+	checkAnswersOnce   = "answers.once"
+	checkSilent        = "notifications.silent"
+	checkMessagesOnly  = "stdout.messages-only"
+	checkStderrLogs    = "stderr.logs"
+	checkExitOnEOF     = "lifecycle.exit-on-eof"
+)
+
+// ParseChecks reads a check catalogue: a txtar archive with one file per
+// check, named by its id, holding "title:", "points:", "rule:", "fix:" and
+// optionally "derived: yes" lines.
+func ParseChecks(data []byte) ([]Check, error) {
+	sc, err := scenario.ParseArchive(data)
+	if err != nil {
+		return nil, err
+	}
+	var out []Check
+	seen := map[string]bool{}
+	for _, f := range sc {
+		if seen[f.Name] {
+			return nil, fmt.Errorf("check %s is listed twice", f.Name)
+		}
+		seen[f.Name] = true
+		c := Check{ID: f.Name}
+		for i, line := range strings.Split(string(f.Data), "\n") {
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			key, val, ok := strings.Cut(line, ":")
+			if !ok {
+				return nil, fmt.Errorf("check %s, line %d: want \"key: value\"", f.Name, i+1)
+			}
+			val = strings.TrimSpace(val)
+			switch strings.TrimSpace(key) {
+			case "title":
+				c.Title = val
+			case "points":
+				p, err := strconv.Atoi(val)
+				if err != nil || p < 0 {
+					return nil, fmt.Errorf("check %s: points %q is not a whole number", f.Name, val)
+				}
+				c.Points = p
+			case "rule":
+				c.Rule = val
+			case "fix":
+				c.Fix = val
+			case "derived":
+				c.Derived = val == "yes"
+			default:
+				return nil, fmt.Errorf("check %s, line %d: unknown key %q (want title, points, rule, fix, derived)", f.Name, i+1, key)
+			}
+		}
+		if c.Title == "" {
+			return nil, fmt.Errorf("check %s has no title", f.Name)
+		}
+		if c.Derived && !knownDerived(c.ID) {
+			return nil, fmt.Errorf("check %s is marked derived, but the grader knows no derived check of that id", f.Name)
+		}
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("the check catalogue is empty")
+	}
+	return out, nil
+}
+
+func knownDerived(id string) bool {
+	switch id {
+	case checkIDsExact, checkAnswersOnce, checkSilent, checkMessagesOnly, checkStderrLogs, checkExitOnEOF:
+		return true
+	}
+	return false
+}

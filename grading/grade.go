@@ -1,0 +1,285 @@
+// Package grading grades a stdio server against a lesson: it plays the
+// lesson's grading scenarios with the scripted client, then judges every
+// check of the lesson's catalogue from what happened. Verdicts rest on
+// causality and wide deadlines, never on lucky timing: the only order it
+// asserts is one a correct server produces under any load.
+package grading
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lessons"
+)
+
+// Options say what to grade and how.
+type Options struct {
+	// Lesson is the lesson's number; 0 means 1.
+	Lesson int
+	// LessonDir, when set, is a lesson folder on disk to read the grading
+	// scenarios and checks from instead of the ones built into the lab, so a
+	// teacher can add a case without rebuilding anything.
+	LessonDir fs.FS
+	// Starter starts the server under test, once per scenario.
+	Starter client.Starter
+	// TimeScale multiplies every deadline; 0 means 1.
+	TimeScale float64
+	// Sweep replays the lesson's messages this many more times, cut at
+	// seeded random places; Seed seeds the cuts.
+	Sweep int
+	Seed  int64
+	// MaxOutput caps each output stream of each run, in bytes; 0 means 8 MiB.
+	MaxOutput int64
+	// OnEvent, when set, sees every event as it happens.
+	OnEvent func(scenario string, ev client.Event)
+}
+
+// Lesson is what grading needs of a lesson: its scenarios and its checks.
+type Lesson struct {
+	Number    int
+	Scenarios []*scenario.Scenario
+	Checks    []Check
+}
+
+// LoadLesson reads a lesson's grading data, from dir when it is set, else
+// from the lessons built into the lab.
+func LoadLesson(number int, dir fs.FS) (*Lesson, error) {
+	if number == 0 {
+		number = 1
+	}
+	root := dir
+	base := "."
+	if root == nil {
+		l, err := lessons.Get(number)
+		if err != nil {
+			return nil, err
+		}
+		root, base = lessons.FS(), l.Dir
+	}
+	checksData, err := fs.ReadFile(root, path.Join(base, "grading", "checks.txtar"))
+	if err != nil {
+		return nil, fmt.Errorf("lesson %d: reading the checks: %w", number, err)
+	}
+	checks, err := ParseChecks(checksData)
+	if err != nil {
+		return nil, fmt.Errorf("lesson %d: grading/checks.txtar: %w", number, err)
+	}
+	files, err := fs.Glob(root, path.Join(base, "grading", "*.txtar"))
+	if err != nil {
+		return nil, fmt.Errorf("lesson %d: %w", number, err)
+	}
+	sort.Strings(files)
+	known := map[string]bool{}
+	for _, c := range checks {
+		known[c.ID] = true
+	}
+	l := &Lesson{Number: number, Checks: checks}
+	for _, f := range files {
+		if path.Base(f) == "checks.txtar" {
+			continue
+		}
+		data, err := fs.ReadFile(root, f)
+		if err != nil {
+			return nil, fmt.Errorf("lesson %d: %w", number, err)
+		}
+		sc, err := scenario.Parse(strings.TrimSuffix(path.Base(f), ".txtar"), data)
+		if err != nil {
+			return nil, fmt.Errorf("lesson %d: %w", number, err)
+		}
+		for _, e := range sc.Expect {
+			for _, c := range e.Checks {
+				if !known[c] {
+					return nil, fmt.Errorf("lesson %d: scenario %s, line %d: check %q is not in grading/checks.txtar", number, sc.Name, e.Line, c)
+				}
+			}
+		}
+		for _, o := range sc.Orders {
+			for _, c := range o.Checks {
+				if !known[c] {
+					return nil, fmt.Errorf("lesson %d: scenario %s, line %d: check %q is not in grading/checks.txtar", number, sc.Name, o.Line, c)
+				}
+			}
+		}
+		l.Scenarios = append(l.Scenarios, sc)
+	}
+	if len(l.Scenarios) == 0 {
+		return nil, fmt.Errorf("lesson %d has no grading scenarios", number)
+	}
+	return l, nil
+}
+
+// Grade plays the lesson's scenarios against the server and judges it. The
+// error is for the lab's own failures (a broken lesson, a cancelled ctx);
+// a server that cannot be started gives a Result with Gradable false.
+func Grade(ctx context.Context, opts Options) (*Result, error) {
+	started := time.Now()
+	lesson, err := LoadLesson(opts.Lesson, opts.LessonDir)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Starter == nil {
+		return nil, fmt.Errorf("no server to grade")
+	}
+	scenarios := append([]*scenario.Scenario(nil), lesson.Scenarios...)
+	var seed *int64
+	if opts.Sweep > 0 {
+		sweeps, err := sweepScenarios(lesson.Scenarios, opts.Sweep, opts.Seed)
+		if err != nil {
+			return nil, err
+		}
+		scenarios = append(scenarios, sweeps...)
+		s := opts.Seed
+		seed = &s
+	}
+
+	res := &Result{Lesson: lesson.Number, Gradable: true, Seed: seed}
+	t := newTally()
+	var runs []*client.Run
+	for _, sc := range scenarios {
+		co := client.Options{TimeScale: opts.TimeScale, MaxOutput: opts.MaxOutput}
+		if opts.OnEvent != nil {
+			name := sc.Name
+			co.OnEvent = func(ev client.Event) { opts.OnEvent(name, ev) }
+		}
+		run, err := client.Play(ctx, sc, opts.Starter, co)
+		if err != nil {
+			return nil, fmt.Errorf("playing scenario %s: %w", sc.Name, err)
+		}
+		for _, ev := range run.Events {
+			res.Transcript = append(res.Transcript, Event{Scenario: sc.Name, AtMS: ev.At.Milliseconds(), Kind: EventKind(ev.Kind), Text: ev.Text})
+		}
+		if run.StartErr != nil {
+			res.Gradable = false
+			res.Problem = "the server could not be started: " + run.StartErr.Error()
+			res.Outcome = Outcome{Kind: OutcomeCouldNotStart, Detail: res.Problem}
+			res.Checks = skipAll(lesson.Checks, "Not judged: "+res.Problem+".")
+			res.MaxScore = maxScore(lesson.Checks)
+			res.DurationMS = time.Since(started).Milliseconds()
+			return res, nil
+		}
+		runs = append(runs, run)
+		judge(run, sc, t)
+	}
+	judgeStderr(runs, t)
+
+	for _, c := range lesson.Checks {
+		res.Checks = append(res.Checks, verdict(c, t))
+	}
+	for _, c := range res.Checks {
+		res.Score += c.Points
+		res.MaxScore += c.MaxPoints
+	}
+	res.Outcome = classify(runs, res)
+	res.DurationMS = time.Since(started).Milliseconds()
+	return res, nil
+}
+
+func judgeStderr(runs []*client.Run, t *tally) {
+	t.test(checkStderrLogs)
+	for _, r := range runs {
+		if r.StderrLines > 0 {
+			return
+		}
+	}
+	t.fail(failure{what: "the server wrote nothing at all to stderr in any scenario",
+		expected: "log lines on stderr, such as \"log: ready\" at the start"}, checkStderrLogs)
+}
+
+// verdict turns the evidence about one check into its result.
+func verdict(c Check, t *tally) CheckResult {
+	r := CheckResult{ID: c.ID, Title: c.Title, MaxPoints: c.Points, Rule: c.Rule, Fix: c.Fix}
+	fails := t.failures[c.ID]
+	switch {
+	case len(fails) > 0:
+		r.Status = StatusFail
+		f := fails[0]
+		var b strings.Builder
+		if f.scenario != "" {
+			fmt.Fprintf(&b, "In scenario %s, %s.", f.scenario, strings.TrimSuffix(f.what, "."))
+		} else {
+			fmt.Fprintf(&b, "%s%s.", strings.ToUpper(f.what[:1]), strings.TrimSuffix(f.what[1:], "."))
+		}
+		if len(fails) > 1 {
+			fmt.Fprintf(&b, " (%d more problem(s) of this kind in other scenarios or lines.)", len(fails)-1)
+		}
+		if f.expected != "" {
+			fmt.Fprintf(&b, " Expected: %s.", strings.TrimSuffix(f.expected, "."))
+		}
+		if c.Rule != "" {
+			fmt.Fprintf(&b, " Rule: %s", c.Rule)
+		}
+		if c.Fix != "" {
+			fmt.Fprintf(&b, " Fix: %s", c.Fix)
+		}
+		r.Message = b.String()
+		r.Expected, r.Actual = f.expected, f.actual
+	case t.tested[c.ID]:
+		r.Status, r.Points = StatusPass, c.Points
+	default:
+		r.Status = StatusSkip
+		r.Message = "Not judged: no scenario gave evidence for this check (the server gave no answers to judge it by, or no scenario of the lesson tests it)."
+	}
+	return r
+}
+
+func skipAll(checks []Check, why string) []CheckResult {
+	var out []CheckResult
+	for _, c := range checks {
+		out = append(out, CheckResult{ID: c.ID, Title: c.Title, Status: StatusSkip, MaxPoints: c.Points, Message: why, Rule: c.Rule, Fix: c.Fix})
+	}
+	return out
+}
+
+func maxScore(checks []Check) int {
+	n := 0
+	for _, c := range checks {
+		n += c.Points
+	}
+	return n
+}
+
+// classify names, in plain words, how the runs went as a whole. The first
+// cause that applies wins: memory, output cap, early exit, timeout, stray
+// output, wrong answers.
+func classify(runs []*client.Run, res *Result) Outcome {
+	for _, r := range runs {
+		if r.Exit.Reason != "" && strings.Contains(r.Exit.Reason, "memory") {
+			return Outcome{Kind: OutcomeMemory, Detail: fmt.Sprintf("In scenario %s the server was %s.", r.Scenario.Name, r.Exit.Reason)}
+		}
+	}
+	for _, r := range runs {
+		if r.OutputCapped {
+			return Outcome{Kind: OutcomeOutputCap, Detail: fmt.Sprintf("In scenario %s the server wrote more output than the grader accepts and was stopped.", r.Scenario.Name)}
+		}
+	}
+	for _, r := range runs {
+		if r.EarlyExit {
+			return Outcome{Kind: OutcomeExited, Detail: fmt.Sprintf("In scenario %s the server %s before the scenario was over.", r.Scenario.Name, r.Exit)}
+		}
+	}
+	for _, r := range runs {
+		if len(r.AwaitMissed) > 0 {
+			return Outcome{Kind: OutcomeTimeout, Detail: fmt.Sprintf("In scenario %s no answer to id %s came in time.", r.Scenario.Name, strings.Join(r.AwaitMissed, ", id "))}
+		}
+		if r.Killed && r.Closed {
+			return Outcome{Kind: OutcomeTimeout, Detail: fmt.Sprintf("In scenario %s %s.", r.Scenario.Name, r.KillReason)}
+		}
+	}
+	failed := res.Failed()
+	if len(failed) == 0 {
+		return Outcome{Kind: OutcomeGraded, Detail: "Every check passed."}
+	}
+	for _, id := range failed {
+		if id == checkMessagesOnly {
+			return Outcome{Kind: OutcomeProtocolViolation, Detail: "The server wrote something to stdout that is not a JSON-RPC message."}
+		}
+	}
+	return Outcome{Kind: OutcomeWrongAnswers, Detail: fmt.Sprintf("%d check(s) failed: %s.", len(failed), strings.Join(failed, ", "))}
+}
