@@ -1,0 +1,107 @@
+package report
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcplab/mcplab/grading"
+)
+
+// githubLogMax caps the transcript printed to the Actions log.
+const githubLogMax = 256 << 10
+
+// writeGitHub writes what GitHub Classroom reads from a workflow step, to
+// log (the step's stdout):
+//
+//   - the text report, then the transcript in a collapsed group, each
+//     between ::stop-commands::TOKEN and ::TOKEN:: with a fresh random
+//     token, so that no line of student output runs as a workflow command;
+//     on top of that every such line is neutralised (see ghLogLine);
+//   - an error annotation per failed check, its values escaped as workflow
+//     commands require (% CR LF, and : , in properties);
+//   - the two notices Classroom takes the points from:
+//     "::notice title=Autograding complete::Points X/Y" and
+//     "::notice title=Autograding report::{"totalPoints":X,"maxPoints":Y}".
+//
+// A run that could not be graded gets an error annotation titled "Could not
+// grade" instead of the two notices: Classroom then records no points,
+// rather than a 0 that would read as a grade.
+//
+// When summary is not nil, the Markdown report (as the markdown format
+// writes it) goes there, for GITHUB_STEP_SUMMARY.
+func writeGitHub(log, summary io.Writer, r *grading.Result, random io.Reader) error {
+	var report bytes.Buffer
+	if err := writeText(&report, r, false); err != nil {
+		return err
+	}
+	transcript := transcriptText(r, githubLogMax)
+	token, err := stopToken(random, report.String()+transcript)
+	if err != nil {
+		return err
+	}
+
+	ew := &errWriter{w: log}
+	ew.printf("::stop-commands::%s\n", token)
+	for _, line := range strings.Split(strings.TrimRight(report.String(), "\n"), "\n") {
+		ew.printf("%s\n", ghLogLine(line))
+	}
+	ew.printf("::%s::\n", token)
+	if transcript != "" {
+		ew.printf("::group::Transcript of the graded run\n")
+		ew.printf("::stop-commands::%s\n", token)
+		for _, line := range strings.Split(strings.TrimRight(transcript, "\n"), "\n") {
+			ew.printf("%s\n", ghLogLine(line))
+		}
+		ew.printf("::%s::\n", token)
+		ew.printf("::endgroup::\n")
+	}
+	for _, c := range r.Checks {
+		if c.Status == grading.StatusFail {
+			ew.printf("::error title=%s::%s\n", ghProperty("Check "+c.ID+" failed"), ghData(clip(details(c), 4000)))
+		}
+	}
+	if r.Gradable {
+		ew.printf("::notice title=Autograding complete::Points %d/%d\n", r.Score, r.MaxScore)
+		ew.printf("::notice title=Autograding report::{\"totalPoints\":%d,\"maxPoints\":%d}\n", r.Score, r.MaxScore)
+	} else {
+		ew.printf("::error title=Could not grade::%s\n", ghData(clip(strings.Join(problemLines(r), "\n"), 4000)))
+	}
+	if ew.err != nil {
+		return ew.err
+	}
+	if summary == nil {
+		return nil
+	}
+	var md bytes.Buffer
+	if err := writeMarkdown(&md, r); err != nil {
+		return err
+	}
+	if _, err := summary.Write(md.Bytes()); err != nil {
+		return fmt.Errorf("writing the job summary: %w", err)
+	}
+	return nil
+}
+
+// stopToken draws a random token for ::stop-commands:: that does not occur
+// in the text it will guard (so the text cannot end the pause early).
+func stopToken(random io.Reader, guarded string) (string, error) {
+	if random == nil {
+		random = rand.Reader
+	}
+	for range 4 {
+		var b [16]byte
+		if _, err := io.ReadFull(random, b[:]); err != nil {
+			return "", fmt.Errorf("drawing a stop-commands token: %w", err)
+		}
+		token := "lab-" + hex.EncodeToString(b[:])
+		if !strings.Contains(guarded, token) {
+			return token, nil
+		}
+	}
+	return "", errors.New("drawing a stop-commands token: every token drawn occurs in the output")
+}

@@ -1,0 +1,104 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/mcplab/mcplab/grading"
+)
+
+// gradescopeLimit caps results.json. Gradescope documents no limit, but a
+// huge file makes its pages slow, so the output is cut like PrairieLearn's.
+const gradescopeLimit = 1 << 20
+
+// gsResults is Gradescope's results.json.
+type gsResults struct {
+	Score            int      `json:"score"`
+	ExecutionTime    int64    `json:"execution_time"`
+	Output           string   `json:"output"`
+	OutputFormat     string   `json:"output_format"`
+	TestOutputFormat string   `json:"test_output_format"`
+	Tests            []gsTest `json:"tests"`
+}
+
+// gsTest is one entry of tests in Gradescope's results.json.
+type gsTest struct {
+	Score      int    `json:"score"`
+	MaxScore   int    `json:"max_score"`
+	Status     string `json:"status"`
+	Name       string `json:"name"`
+	Number     string `json:"number"`
+	Output     string `json:"output"`
+	Visibility string `json:"visibility"`
+}
+
+// writeGradescope writes Gradescope's results.json: score, execution_time
+// in whole seconds (rounded up), output (the summary, then the transcript) in text format, and
+// one test per check, numbered from 1 in check order, named "id: title",
+// status passed or failed (a skipped check is failed, with 0 points and
+// output saying it was skipped), every test visible.
+//
+// Gradescope has no way to say "could not grade". A run that could not be
+// graded gets score 0, no tests, and an output that starts with the
+// problem, so that nothing looks like a wrong answer; the caller may also
+// exit non-zero so that Gradescope marks the run as an autograder failure.
+func writeGradescope(w io.Writer, r *grading.Result) error {
+	var head strings.Builder
+	if r.Gradable {
+		head.WriteString(summaryLine(r) + "\n")
+	} else {
+		fmt.Fprintf(&head, "Lesson %d could not be graded (%s), so no test ran and the score of 0 is not a grade:\n", r.Lesson, r.Outcome.Kind)
+		for _, l := range problemLines(r) {
+			head.WriteString("  " + oneLine(l, "\n  ") + "\n")
+		}
+	}
+	if r.Seed != nil {
+		fmt.Fprintf(&head, "Chunk sweep seed: %d\n", *r.Seed)
+	}
+	if r.Flaky {
+		head.WriteString("Flaky: the run timed out, was run again, and the two runs disagreed.\n")
+	}
+	head.WriteString("\nTranscript:\n")
+	b, err := fitJSON(gradescopeLimit, transcriptText(r, gradescopeLimit), func(transcript string, fieldCap int) any {
+		res := gsResults{
+			Score:            r.Score,
+			ExecutionTime:    (max(r.DurationMS, 0) + 999) / 1000,
+			Output:           head.String() + transcript,
+			OutputFormat:     "text",
+			TestOutputFormat: "text",
+			Tests:            []gsTest{},
+		}
+		if !r.Gradable {
+			res.Score = 0
+			return res
+		}
+		for i, c := range r.Checks {
+			t := gsTest{
+				Score:      c.Points,
+				MaxScore:   c.MaxPoints,
+				Status:     "failed",
+				Name:       displayName(c),
+				Number:     strconv.Itoa(i + 1),
+				Visibility: "visible",
+			}
+			switch c.Status {
+			case grading.StatusPass:
+				t.Status = "passed"
+			case grading.StatusFail:
+				t.Output = clip(details(c), fieldCap)
+			default:
+				t.Score = 0
+				t.Output = clip(skipMessage(c), fieldCap)
+			}
+			res.Tests = append(res.Tests, t)
+		}
+		return res
+	})
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}

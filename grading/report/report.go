@@ -1,0 +1,287 @@
+// Package report writes a grading.Result in the formats that students,
+// teachers and grading platforms read: a terminal report, our own JSON,
+// JUnit XML, the results files of PrairieLearn, Gradescope and Exercism,
+// GitHub Classroom's workflow commands with a job summary, and a Markdown
+// report with sequence diagrams.
+//
+// Every format treats the text that came from a student's server (the
+// transcript, an actual answer, a message quoting one) as hostile: terminal
+// escape sequences, other control characters and invalid UTF-8 are shown as
+// visible escapes (ESC as \x1b), and each format adds the escaping its own
+// context needs (see sanitize.go).
+package report
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcplab/mcplab/grading"
+)
+
+// The format names Write accepts.
+const (
+	FormatText         = "text"
+	FormatJSON         = "json"
+	FormatJUnit        = "junit"
+	FormatPrairieLearn = "prairielearn"
+	FormatGradescope   = "gradescope"
+	FormatExercism     = "exercism"
+	FormatGitHub       = "github"
+	FormatMarkdown     = "markdown"
+)
+
+// Formats lists the format names Write accepts, in the order a help text
+// shows them.
+func Formats() []string {
+	return []string{
+		FormatText, FormatJSON, FormatJUnit, FormatPrairieLearn,
+		FormatGradescope, FormatExercism, FormatGitHub, FormatMarkdown,
+	}
+}
+
+// Options tunes Write. The zero value is right for every format but github
+// run inside GitHub Actions, which wants Summary.
+type Options struct {
+	// Color turns on ANSI colour in the text format (green PASS, red FAIL,
+	// yellow SKIP). The caller decides: colour only when stdout is a
+	// terminal and NO_COLOR is unset. Other formats ignore it.
+	Color bool
+	// Summary receives the Markdown job summary of the github format (the
+	// same report the markdown format writes). Inside GitHub Actions the
+	// caller opens the file named by the environment variable
+	// GITHUB_STEP_SUMMARY for appending and passes it here; when Summary is
+	// nil no summary is written. Other formats ignore it.
+	Summary io.Writer
+	// Rand is where the github format draws the random token of
+	// ::stop-commands:: from. Nil means crypto/rand; tests pass a fixed
+	// reader to get the same bytes each time.
+	Rand io.Reader
+}
+
+// Write writes r to w in the named format (one of Formats). It renders the
+// whole report before writing, so a bad format name or a result that cannot
+// be rendered writes nothing. For the github format the job summary goes to
+// opt.Summary.
+func Write(w io.Writer, format string, r *grading.Result, opt Options) error {
+	if r == nil {
+		return errors.New("report: no result to write")
+	}
+	s := sanitized(r)
+	var buf bytes.Buffer
+	var err error
+	switch format {
+	case FormatText:
+		err = writeText(&buf, s, opt.Color)
+	case FormatJSON:
+		err = writeJSON(&buf, s)
+	case FormatJUnit:
+		err = writeJUnit(&buf, s)
+	case FormatPrairieLearn:
+		err = writePrairieLearn(&buf, s)
+	case FormatGradescope:
+		err = writeGradescope(&buf, s)
+	case FormatExercism:
+		err = writeExercism(&buf, s)
+	case FormatGitHub:
+		err = writeGitHub(&buf, opt.Summary, s, opt.Rand)
+	case FormatMarkdown:
+		err = writeMarkdown(&buf, s)
+	default:
+		return fmt.Errorf("report: unknown format %q (the formats are %s)", format, strings.Join(Formats(), ", "))
+	}
+	if err != nil {
+		return fmt.Errorf("report: %s: %w", format, err)
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("report: writing the %s report: %w", format, err)
+	}
+	return nil
+}
+
+// tally counts the checks by verdict.
+type tally struct{ pass, fail, skip int }
+
+func count(r *grading.Result) tally {
+	var t tally
+	for _, c := range r.Checks {
+		switch c.Status {
+		case grading.StatusPass:
+			t.pass++
+		case grading.StatusFail:
+			t.fail++
+		default:
+			t.skip++
+		}
+	}
+	return t
+}
+
+func (t tally) String() string {
+	return fmt.Sprintf("%d passed, %d failed, %d skipped", t.pass, t.fail, t.skip)
+}
+
+// fraction is the score as a number from 0 to 1. A result with no points to
+// earn scores 1 when nothing failed.
+func fraction(r *grading.Result) float64 {
+	if r.MaxScore <= 0 {
+		if len(r.Failed()) == 0 {
+			return 1
+		}
+		return 0
+	}
+	f := float64(r.Score) / float64(r.MaxScore)
+	return min(max(f, 0), 1)
+}
+
+// displayName names a check for platforms that show one name per test:
+// "id: title".
+func displayName(c grading.CheckResult) string {
+	if c.Title == "" {
+		return c.ID
+	}
+	return c.ID + ": " + c.Title
+}
+
+// statusWord is the verdict in capitals, as the text report shows it.
+func statusWord(s grading.Status) string {
+	switch s {
+	case grading.StatusPass:
+		return "PASS"
+	case grading.StatusFail:
+		return "FAIL"
+	}
+	return "SKIP"
+}
+
+// details is the message of a check followed by its expected and actual
+// sides, as one block of text for the platforms' per-test message fields.
+func details(c grading.CheckResult) string {
+	var b strings.Builder
+	b.WriteString(c.Message)
+	if c.Expected != "" || c.Actual != "" {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(sides(c))
+	}
+	return b.String()
+}
+
+// sides is "Expected: …\nActual:   …" for a check that has them.
+func sides(c grading.CheckResult) string {
+	if c.Expected == "" && c.Actual == "" {
+		return ""
+	}
+	return "Expected: " + c.Expected + "\nActual:   " + c.Actual
+}
+
+// scenario is the events of one scenario of a transcript.
+type scenario struct {
+	name   string
+	events []grading.Event
+}
+
+// byScenario groups a transcript by scenario, in the order each scenario
+// first appears, keeping the order of events within each.
+func byScenario(events []grading.Event) []scenario {
+	var out []scenario
+	index := map[string]int{}
+	for _, e := range events {
+		i, ok := index[e.Scenario]
+		if !ok {
+			i = len(out)
+			index[e.Scenario] = i
+			out = append(out, scenario{name: e.Scenario})
+		}
+		out[i].events = append(out[i].events, e)
+	}
+	return out
+}
+
+// eventLine writes one event on one line: its time, an arrow or a word for
+// its kind, and its text. Newlines inside a chunk are shown as " | ", as
+// `lab run` shows them.
+func eventLine(e grading.Event) string {
+	return eventLineWith(e, func(s string) string { return s })
+}
+
+// eventLineWith is eventLine with esc applied to the event's own text (not
+// to the arrows around it).
+func eventLineWith(e grading.Event, esc func(string) string) string {
+	text := esc(oneLine(e.Text, " | "))
+	var body string
+	switch e.Kind {
+	case grading.EventSend:
+		body = "-> " + text
+	case grading.EventAnswer:
+		body = "<- " + text
+	case grading.EventStderr:
+		body = "stderr " + text
+	case grading.EventClose:
+		body = "close stdin"
+		if text != "" {
+			body = "close " + text
+		}
+	default:
+		body = strings.TrimSpace(esc(string(e.Kind)) + " " + text)
+	}
+	return fmt.Sprintf("%6dms  %s", e.AtMS, strings.TrimRight(body, " "))
+}
+
+// transcriptText renders the transcript, scenario by scenario, as plain
+// lines, cut at maxBytes with a marker that says how much is missing.
+func transcriptText(r *grading.Result, maxBytes int) string {
+	var b strings.Builder
+	for _, sc := range byScenario(r.Transcript) {
+		fmt.Fprintf(&b, "== scenario %s ==\n", oneLine(sc.name, " "))
+		for i, e := range sc.events {
+			line := eventLine(e) + "\n"
+			if b.Len()+len(line) > maxBytes {
+				fmt.Fprintf(&b, "… [cut: %d more events of this scenario, and any later scenarios, not shown]\n", len(sc.events)-i)
+				return b.String()
+			}
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+// summaryLine says in one line how the run went, for the message fields of
+// the platform formats.
+func summaryLine(r *grading.Result) string {
+	if !r.Gradable {
+		return fmt.Sprintf("Lesson %d could not be graded (%s): %s", r.Lesson, r.Outcome.Kind, oneLine(problemLines(r)[0], " "))
+	}
+	s := fmt.Sprintf("Lesson %d: %d/%d points. %s.", r.Lesson, r.Score, r.MaxScore, count(r))
+	if r.Outcome.Kind != grading.OutcomeGraded && r.Outcome.Detail != "" {
+		s += fmt.Sprintf(" Outcome %s: %s", r.Outcome.Kind, oneLine(r.Outcome.Detail, " "))
+	}
+	return s
+}
+
+// problemLines says why a run could not be graded: the problem, then the
+// outcome's detail when it adds something. It is never empty.
+func problemLines(r *grading.Result) []string {
+	var lines []string
+	if r.Problem != "" {
+		lines = append(lines, r.Problem)
+	}
+	if r.Outcome.Detail != "" && r.Outcome.Detail != r.Problem {
+		lines = append(lines, r.Outcome.Detail)
+	}
+	if len(lines) == 0 {
+		lines = append(lines, fmt.Sprintf("the run ended with outcome %s", r.Outcome.Kind))
+	}
+	return lines
+}
+
+// skipMessage is the message of a skipped check, saying that it was skipped.
+func skipMessage(c grading.CheckResult) string {
+	if c.Message == "" {
+		return "Skipped: this check could not be judged."
+	}
+	return "Skipped: " + c.Message
+}

@@ -1,0 +1,355 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mcplab/mcplab/grading"
+)
+
+// This file holds every neutraliser the formats share. Student-derived text
+// (a transcript line, an actual answer, a message that quotes one) passes
+// through clean once, when a report starts (see sanitized); each format then
+// applies the escaping of its own context on top: Markdown, Mermaid, XML,
+// GitHub workflow commands.
+
+// clean returns s with everything a terminal, a log parser or an XML reader
+// could act on shown as a visible escape instead:
+//
+//   - a byte that is not valid UTF-8 becomes \xNN (so "\xff" reads as \xff);
+//   - a C0 control other than newline and tab, and DEL, becomes \xNN (ESC is
+//     shown as \x1b), except carriage return, shown as \r;
+//   - a C1 control (U+0080 to U+009F) becomes \u0080 … \u009f;
+//   - an invisible character that reorders or hides text (bidi overrides and
+//     isolates, zero-width space, byte order mark, line and paragraph
+//     separators) and the XML non-characters U+FFFE and U+FFFF become \uNNNN.
+//
+// Newline and tab are kept. Backslashes are not doubled, so the escapes are
+// for reading, not for decoding back.
+func clean(s string) string {
+	if plain(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r >= 0x80 && r <= 0x9f, hidden(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// plain reports whether s is printable ASCII, newlines and tabs only, the
+// common case that needs no copy.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// hidden reports whether r is an invisible character that can reorder, hide
+// or split the text around it, or is not allowed in XML 1.0. The zero-width
+// joiner is left alone: emoji sequences need it and it moves nothing.
+func hidden(r rune) bool {
+	switch {
+	case r == 0x061c, // Arabic letter mark
+		r == 0x200b, r == 0x200c, r == 0x200e, r == 0x200f, // zero-width space and non-joiner, LRM, RLM
+		r >= 0x202a && r <= 0x202e, // bidi embeddings and overrides
+		r == 0x2028, r == 0x2029,   // line and paragraph separators
+		r >= 0x2060 && r <= 0x2064, // word joiner and invisible operators
+		r >= 0x2066 && r <= 0x206f, // bidi isolates and deprecated formats
+		r == 0xfeff,                // byte order mark
+		r >= 0xfff9 && r <= 0xfffb, // interlinear annotation
+		r == 0xfffe, r == 0xffff:   // not characters; illegal in XML 1.0
+		return true
+	}
+	return false
+}
+
+// sanitized returns a deep copy of r in which every string has passed
+// through clean. Every format renders this copy, so no format can forget a
+// field.
+func sanitized(r *grading.Result) *grading.Result {
+	c := *r
+	c.Problem = clean(r.Problem)
+	c.Outcome = grading.Outcome{Kind: grading.OutcomeKind(clean(string(r.Outcome.Kind))), Detail: clean(r.Outcome.Detail)}
+	if r.Checks != nil {
+		c.Checks = make([]grading.CheckResult, len(r.Checks))
+		for i, k := range r.Checks {
+			c.Checks[i] = grading.CheckResult{
+				ID:        clean(k.ID),
+				Title:     clean(k.Title),
+				Status:    grading.Status(clean(string(k.Status))),
+				Points:    k.Points,
+				MaxPoints: k.MaxPoints,
+				Message:   clean(k.Message),
+				Expected:  clean(k.Expected),
+				Actual:    clean(k.Actual),
+				Rule:      clean(k.Rule),
+				Fix:       clean(k.Fix),
+			}
+		}
+	}
+	if r.Transcript != nil {
+		c.Transcript = make([]grading.Event, len(r.Transcript))
+		for i, e := range r.Transcript {
+			c.Transcript[i] = grading.Event{
+				Scenario: clean(e.Scenario),
+				AtMS:     e.AtMS,
+				Kind:     grading.EventKind(clean(string(e.Kind))),
+				Text:     clean(e.Text),
+			}
+		}
+	}
+	if r.Seed != nil {
+		seed := *r.Seed
+		c.Seed = &seed
+	}
+	if r.Submission != nil {
+		c.Submission = &grading.Submission{
+			Name:   clean(r.Submission.Name),
+			Commit: clean(r.Submission.Commit),
+			Hash:   clean(r.Submission.Hash),
+		}
+	}
+	return &c
+}
+
+// clip cuts s to at most max bytes, on a rune boundary, and says how much was
+// left out: "… [cut: 1234 more bytes not shown]". The marker comes on top of
+// max. A max of zero or less leaves only the marker.
+func clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	if max < 0 {
+		max = 0
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… [cut: %d more bytes not shown]", len(s)-cut)
+}
+
+// clipRunes cuts s to at most max runes, marker included, ending it with
+// "…". It is for short one-line labels.
+func clipRunes(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	if max < 1 {
+		return ""
+	}
+	n := 0
+	for i := range s {
+		if n == max-1 {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// oneLine puts s on one line: every newline becomes sep and tabs become
+// spaces.
+func oneLine(s, sep string) string {
+	s = strings.ReplaceAll(s, "\n", sep)
+	return strings.ReplaceAll(s, "\t", " ")
+}
+
+// mdInline escapes cleaned text for Markdown running text or a table cell:
+// newlines become spaces (or <br> in a cell that keeps lines, see mdCell),
+// HTML's <, > and & become entities, the characters that open Markdown
+// constructs (\ ` * _ [ ] | ~ #) get a backslash, a line-start marker that
+// would make a list, heading or rule is escaped, and a bare URL or www. is
+// broken so that it is not turned into a link.
+func mdInline(s string) string {
+	return mdEscape(oneLine(s, " "), " ")
+}
+
+// mdCell is mdInline for a table cell that shows several lines, such as an
+// expected or actual answer: each line break becomes <br>.
+func mdCell(s string) string {
+	return mdEscape(s, "<br>")
+}
+
+func mdEscape(s, nl string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	lineStart := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if lineStart {
+			// Runs of digits then . or ) start an ordered list; - + = at the
+			// start make lists or setext underlines.
+			j := i
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			if j > i && j < len(s) && (s[j] == '.' || s[j] == ')') {
+				b.WriteString(s[i:j])
+				b.WriteByte('\\')
+				b.WriteByte(s[j])
+				i = j
+				lineStart = false
+				continue
+			}
+			if c == '-' || c == '+' || c == '=' {
+				b.WriteByte('\\')
+				b.WriteByte(c)
+				lineStart = false
+				continue
+			}
+		}
+		lineStart = false
+		switch c {
+		case '\n':
+			b.WriteString(nl)
+			lineStart = nl != "<br>"
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '\\', '`', '*', '_', '[', ']', '|', '~', '#':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case ':':
+			if strings.HasPrefix(s[i:], "://") {
+				b.WriteString("&#58;")
+			} else {
+				b.WriteByte(c)
+			}
+		case '.':
+			if i >= 3 && strings.EqualFold(s[i-3:i], "www") {
+				b.WriteString("&#46;")
+			} else {
+				b.WriteByte(c)
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// mdCodeText prepares cleaned text for a fenced code block. Code blocks show
+// HTML as text, but a report is also read raw and pasted elsewhere, so <, >
+// and & are still written the way JSON writes them safely: \u003c, \u003e
+// and \u0026.
+func mdCodeText(s string) string {
+	r := strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`)
+	return r.Replace(s)
+}
+
+// fence returns a backtick fence longer than any backtick run in content, so
+// that nothing inside can close the block early.
+func fence(content string) string {
+	longest, run := 0, 0
+	for i := 0; i < len(content); i++ {
+		if content[i] == '`' {
+			run++
+			if run > longest {
+				longest = run
+			}
+		} else {
+			run = 0
+		}
+	}
+	n := 3
+	if longest >= n {
+		n = longest + 1
+	}
+	return strings.Repeat("`", n)
+}
+
+// mermaidText escapes cleaned text for a Mermaid message or note: one line,
+// and every character Mermaid reads as syntax, markup or an entity start
+// written as a Mermaid entity code (# as #35;, ; as #59;, : as #58;, quotes,
+// < > &, % and backtick).
+func mermaidText(s string) string {
+	s = oneLine(s, " ⏎ ")
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for _, r := range s {
+		switch r {
+		case '#':
+			b.WriteString("#35;")
+		case ';':
+			b.WriteString("#59;")
+		case ':':
+			b.WriteString("#58;")
+		case '"':
+			b.WriteString("#quot;")
+		case '\'':
+			b.WriteString("#39;")
+		case '<':
+			b.WriteString("#lt;")
+		case '>':
+			b.WriteString("#gt;")
+		case '&':
+			b.WriteString("#amp;")
+		case '%':
+			b.WriteString("#37;")
+		case '`':
+			b.WriteString("#96;")
+		case '{':
+			b.WriteString("#123;")
+		case '}':
+			b.WriteString("#125;")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// ghData escapes the value of a GitHub workflow command (after the second
+// "::"), as the runner unescapes it: % as %25, CR as %0D, LF as %0A.
+func ghData(s string) string {
+	r := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	return r.Replace(s)
+}
+
+// ghProperty escapes a property value of a workflow command (title=…): as
+// ghData, and also : as %3A and , as %2C.
+func ghProperty(s string) string {
+	r := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+	return r.Replace(s)
+}
+
+// ghLogLine neutralises one line of cleaned text printed to a GitHub Actions
+// log. The runner trims leading white space and runs a line that then starts
+// with "::", and it runs the legacy form "##[" anywhere in a line. A line
+// that would start with "::" gets a visible "| " in front; "##[" becomes
+// "##\[". The line must not contain a newline or a carriage return (clean
+// has already shown every CR as \r).
+func ghLogLine(line string) string {
+	line = strings.ReplaceAll(line, "##[", `##\[`)
+	if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") {
+		return "| " + line
+	}
+	return line
+}

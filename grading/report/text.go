@@ -1,0 +1,154 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcplab/mcplab/grading"
+)
+
+// ANSI colours of the text format.
+const (
+	ansiGreen  = "\x1b[32m"
+	ansiRed    = "\x1b[31m"
+	ansiYellow = "\x1b[33m"
+	ansiBold   = "\x1b[1m"
+	ansiReset  = "\x1b[0m"
+)
+
+// textFieldMax caps each message, expected and actual shown in the terminal.
+const textFieldMax = 4000
+
+// writeText writes the terminal report:
+//
+//	Lesson 1: score 7/10 (wrong-answers)
+//	PASS framing.split-chunks  (2/2)  answers a request split over chunks
+//	FAIL errors.parse-error    (0/2)  answers a line that is not JSON
+//	      message, indented
+//	      Expected: …
+//	      Actual:   …
+//	4 passed, 1 failed, 1 skipped: 7/10 points.
+//
+// and, when the run was not gradable, the problem on a last line.
+func writeText(w io.Writer, r *grading.Result, color bool) error {
+	paint := func(code, s string) string {
+		if !color {
+			return s
+		}
+		return code + s + ansiReset
+	}
+	ew := &errWriter{w: w}
+	if r.Gradable {
+		ew.printf("%s\n", paint(ansiBold, fmt.Sprintf("Lesson %d: score %d/%d (%s)", r.Lesson, r.Score, r.MaxScore, r.Outcome.Kind)))
+	} else {
+		ew.printf("%s\n", paint(ansiBold, fmt.Sprintf("Lesson %d: not graded (%s)", r.Lesson, r.Outcome.Kind)))
+	}
+
+	idWidth, ptsWidth := 0, 0
+	for _, c := range r.Checks {
+		idWidth = max(idWidth, utf8.RuneCountInString(c.ID))
+		ptsWidth = max(ptsWidth, len(points(c)))
+	}
+	for _, c := range r.Checks {
+		word := statusWord(c.Status)
+		switch c.Status {
+		case grading.StatusPass:
+			word = paint(ansiGreen, word)
+		case grading.StatusFail:
+			word = paint(ansiRed, word)
+		default:
+			word = paint(ansiYellow, word)
+		}
+		line := fmt.Sprintf("%s %s  %s  %s", word, pad(oneLine(c.ID, " "), idWidth), pad(points(c), ptsWidth), oneLine(c.Title, " "))
+		ew.printf("%s\n", strings.TrimRight(line, " "))
+		if c.Status == grading.StatusPass {
+			continue
+		}
+		if c.Message != "" {
+			ew.printf("%s\n", indent(clip(c.Message, textFieldMax), "      ", "      "))
+		}
+		if c.Expected != "" || c.Actual != "" {
+			ew.printf("%s\n", indent(clip(c.Expected, textFieldMax), "      Expected: ", "                "))
+			ew.printf("%s\n", indent(clip(c.Actual, textFieldMax), "      Actual:   ", "                "))
+		}
+	}
+
+	t := count(r)
+	summary := fmt.Sprintf("%s: %d/%d points.", t, r.Score, r.MaxScore)
+	switch {
+	case !r.Gradable:
+		summary = fmt.Sprintf("%s: not graded.", t)
+		ew.printf("%s\n", summary)
+	case t.fail > 0:
+		ew.printf("%s\n", paint(ansiRed, summary))
+	case t.skip > 0:
+		ew.printf("%s\n", paint(ansiYellow, summary))
+	default:
+		ew.printf("%s\n", paint(ansiGreen, summary))
+	}
+	if r.Seed != nil {
+		ew.printf("Chunk sweep seed: %d (the same seed splits the input the same way again).\n", *r.Seed)
+	}
+	if r.Flaky {
+		ew.printf("%s\n", paint(ansiYellow, "Flaky: the run timed out, was run again, and the two runs disagreed."))
+	}
+	if r.Gradable {
+		if r.Outcome.Detail != "" && r.Outcome.Kind != grading.OutcomeGraded {
+			ew.printf("%s\n", indent(clip(r.Outcome.Detail, textFieldMax), "Outcome: ", "         "))
+		}
+	} else {
+		problem := r.Problem
+		if problem == "" {
+			problem = r.Outcome.Detail
+		}
+		ew.printf("%s\n", indent(clip(problem, textFieldMax), paint(ansiYellow, "Could not grade:")+" ", "                 "))
+		if r.Outcome.Detail != "" && r.Outcome.Detail != problem {
+			ew.printf("%s\n", indent(clip(r.Outcome.Detail, textFieldMax), "Detail: ", "        "))
+		}
+	}
+	return ew.err
+}
+
+// points is "(p/m)" for a check.
+func points(c grading.CheckResult) string {
+	return fmt.Sprintf("(%d/%d)", c.Points, c.MaxPoints)
+}
+
+// pad pads s with spaces to width runes.
+func pad(s string, width int) string {
+	if n := utf8.RuneCountInString(s); n < width {
+		return s + strings.Repeat(" ", width-n)
+	}
+	return s
+}
+
+// indent puts first before the first line of s and rest before every other
+// line.
+func indent(s, first, rest string) string {
+	lines := strings.Split(s, "\n")
+	for i := range lines {
+		if i == 0 {
+			lines[i] = first + lines[i]
+		} else {
+			lines[i] = rest + lines[i]
+		}
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// errWriter keeps the first write error so a report can be written without
+// checking every line.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err != nil {
+		return
+	}
+	_, e.err = fmt.Fprintf(e.w, format, args...)
+}
