@@ -2,7 +2,6 @@ package wire
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -90,36 +89,41 @@ func NewFramer(r io.Reader, opts ...FramerOption) *Framer {
 // A line longer than the limit gives one *LineTooLongError (the line is
 // dropped) and the framer carries on with the next line.
 func (f *Framer) Next() ([]byte, error) {
-	for {
-		line, err := f.readLine()
+	for !f.finished {
+		// The common case: a whole line sits in the buffer.
+		chunk, err := f.r.ReadSlice('\n')
+		if err == nil {
+			line := trimCR(chunk[:len(chunk)-1])
+			if len(line) > f.max {
+				return nil, &LineTooLongError{Limit: f.max, Dropped: int64(len(chunk) - 1)}
+			}
+			if f.keep || !isBlank(line) {
+				return line, nil
+			}
+			continue
+		}
+		line, err := f.rest(chunk, err)
 		if err != nil {
 			return nil, err
 		}
-		if f.keep || !isBlank(line) {
+		if line != nil && (f.keep || !isBlank(line)) {
 			return line, nil
 		}
 	}
+	if f.bad != nil {
+		return nil, f.bad
+	}
+	return nil, io.EOF
 }
 
-func (f *Framer) readLine() ([]byte, error) {
-	if f.finished {
-		if f.bad != nil {
-			return nil, f.bad
-		}
-		return nil, io.EOF
-	}
+// rest puts together a line that did not fit in the buffer, or the last one
+// of the input. It returns nil and no error for an input that ended on a
+// line boundary.
+func (f *Framer) rest(chunk []byte, err error) ([]byte, error) {
 	f.line = f.line[:0]
 	for {
-		chunk, err := f.r.ReadSlice('\n')
 		switch {
 		case err == nil:
-			if len(f.line) == 0 {
-				// The common case: the whole line sits in the buffer.
-				if len(chunk)-1 > f.max && trimEnding(chunk[:len(chunk)-1], f.max) {
-					return nil, &LineTooLongError{Limit: f.max, Dropped: int64(len(chunk) - 1)}
-				}
-				return trimCR(chunk[:len(chunk)-1]), nil
-			}
 			f.line = append(f.line, chunk...)
 			line := trimCR(f.line[:len(f.line)-1])
 			if len(line) > f.max {
@@ -138,13 +142,14 @@ func (f *Framer) readLine() ([]byte, error) {
 			}
 			f.line = append(f.line, chunk...)
 			if len(f.line) == 0 {
-				return f.readLine()
+				return nil, nil
 			}
-			if len(f.line) > f.max && trimEnding(f.line, f.max) {
+			if len(trimCR(f.line)) > f.max {
 				return nil, &LineTooLongError{Limit: f.max, Dropped: -1}
 			}
 			return trimCR(f.line), nil
 		}
+		chunk, err = f.r.ReadSlice('\n')
 	}
 }
 
@@ -170,12 +175,6 @@ func (f *Framer) discard(seen int64) error {
 	}
 }
 
-// trimEnding reports whether line is still over the limit once a trailing
-// '\r' is taken off.
-func trimEnding(line []byte, limit int) bool {
-	return len(trimCR(line)) > limit
-}
-
 func trimCR(b []byte) []byte {
 	if n := len(b); n > 0 && b[n-1] == '\r' {
 		return b[:n-1]
@@ -184,5 +183,10 @@ func trimCR(b []byte) []byte {
 }
 
 func isBlank(b []byte) bool {
-	return len(bytes.TrimLeft(b, " \t\r")) == 0
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
 }
