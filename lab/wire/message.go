@@ -109,7 +109,7 @@ func ParseRequest(line []byte) (*Message, *Problem) {
 		return nil, invalid(id, `Invalid Request: the "method" member is missing`)
 	}
 	var method string
-	if err := json.Unmarshal(rawMethod, &method); err != nil {
+	if m := bytes.TrimSpace(rawMethod); len(m) == 0 || m[0] != '"' || json.Unmarshal(m, &method) != nil {
 		return nil, invalid(id, `Invalid Request: "method" must be a string, not %s`, describeJSON(rawMethod))
 	}
 	if hasID && !UsableID(rawID) {

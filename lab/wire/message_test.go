@@ -38,6 +38,7 @@ func TestParseRequest(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":[],"method":"ping"}`, 0, CodeInvalidRequest, `null`},
 		{`{"jsonrpc":"2.0","id":9,"method":"wait","params":80}`, 0, CodeInvalidRequest, `9`},
 		{`{"jsonrpc":"2.0","method":5}`, 0, CodeInvalidRequest, `null`},
+		{`{"jsonrpc":"2.0","id":2,"method":null}`, 0, CodeInvalidRequest, `2`},
 	}
 	for _, tt := range tests {
 		msg, p := ParseRequest([]byte(tt.line))
