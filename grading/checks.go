@@ -22,12 +22,12 @@ type Check struct {
 
 // The derived checks that the grader knows how to judge.
 const (
-	checkIDsExact      = "ids.exact"
-	checkAnswersOnce   = "answers.once"
-	checkSilent        = "notifications.silent"
-	checkMessagesOnly  = "stdout.messages-only"
-	checkStderrLogs    = "stderr.logs"
-	checkExitOnEOF     = "lifecycle.exit-on-eof"
+	checkIDsExact     = "ids.exact"
+	checkAnswersOnce  = "answers.once"
+	checkSilent       = "notifications.silent"
+	checkMessagesOnly = "stdout.messages-only"
+	checkStderrLogs   = "stderr.logs"
+	checkExitOnEOF    = "lifecycle.exit-on-eof"
 )
 
 // ParseChecks reads a check catalogue: a txtar archive with one file per

@@ -66,6 +66,10 @@ func (p *memProcess) Kill() {
 		p.killed.Store(true)
 		p.cancel()
 		p.stdin.CloseWithError(io.ErrClosedPipe)
+		// A function blocked writing output that nobody reads any more
+		// must see its writes fail, as a killed process would.
+		p.stdout.CloseWithError(io.ErrClosedPipe)
+		p.stderr.CloseWithError(io.ErrClosedPipe)
 	})
 }
 

@@ -182,8 +182,9 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter Starter, opts Opti
 	}
 
 	exited := make(chan struct{})
+	var exit Exit // written before exited is closed
 	go func() {
-		run.Exit = p.Wait()
+		exit = p.Wait()
 		close(exited)
 	}()
 	ready := make(chan struct{})
@@ -226,12 +227,21 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter Starter, opts Opti
 	pl := &player{ctx: ctx, sc: sc, p: p, rec: rec, run: run, opts: opts, exited: exited, capped: capped}
 	playErr := pl.play(ready)
 
-	// Wait for the end: the exit, then the last of the output.
+	// Wait for the end: the exit, then the last of the output. A server
+	// that has been killed and still does not end (a sandbox that lost it)
+	// is given up on after a while, so the client never hangs.
 	select {
 	case <-exited:
 	case <-ctx.Done():
 		p.Kill()
-		<-exited
+	}
+	select {
+	case <-exited:
+		run.Exit = exit
+	case <-time.After(opts.scaled(10*time.Second, 0)):
+		p.Kill()
+		rec.add(EventNote, "the server did not end after it was stopped; the client gave up waiting for it")
+		run.Exit = Exit{Code: -1, Err: errors.New("the server did not end after it was stopped")}
 	}
 	drained := make(chan struct{})
 	go func() { readers.Wait(); close(drained) }()
@@ -297,8 +307,7 @@ func (pl *player) play(ready <-chan struct{}) error {
 		switch st.Kind {
 		case scenario.StepSend:
 			pl.rec.add(EventSend, string(st.Data))
-			if _, err := pl.p.Stdin().Write(st.Data); err != nil {
-				pl.rec.add(EventNote, "could not write to the server's stdin: "+describeWriteErr(err))
+			if !pl.write(st.Data) {
 				return pl.stop()
 			}
 		case scenario.StepClose:
@@ -401,6 +410,34 @@ func (pl *player) await(st scenario.Step) bool {
 	}
 }
 
+// write sends one chunk. A server that stops reading its stdin makes the
+// write block once the pipe is full; after the step deadline the server is
+// stopped, so the client never hangs on it. It reports whether the chunk
+// went out.
+func (pl *player) write(data []byte) bool {
+	done := make(chan error, 1)
+	go func() {
+		_, err := pl.p.Stdin().Write(data)
+		done <- err
+	}()
+	within := pl.opts.scaled(pl.opts.ExitWithin, 5*time.Second)
+	t := time.NewTimer(within)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			pl.rec.add(EventNote, "could not write to the server's stdin: "+describeWriteErr(err))
+			return false
+		}
+		return true
+	case <-t.C:
+		pl.kill(fmt.Sprintf("the server did not read its stdin for %v", within))
+		return false
+	case <-pl.ctx.Done():
+		return false
+	}
+}
+
 func (pl *player) close() {
 	pl.rec.add(EventClose, "stdin closed")
 	pl.run.Closed = true
@@ -419,7 +456,7 @@ func (pl *player) stop() error {
 	select {
 	case <-pl.exited:
 	default:
-		if pl.ctx.Err() == nil && !pl.run.OutputCapped {
+		if pl.ctx.Err() == nil && !pl.run.OutputCapped && !pl.run.Killed {
 			pl.kill("the run cannot go on")
 		} else {
 			pl.p.Kill()

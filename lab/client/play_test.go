@@ -1,0 +1,227 @@
+package client_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/server"
+	"github.com/mcplab/mcplab/lessons"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func reference() client.InProcess {
+	return func(ctx context.Context, in io.Reader, out, errw io.Writer) int {
+		srv := &server.Server{Handler: server.Reader{}, Log: errw}
+		if err := srv.Serve(ctx, in, out); err != nil {
+			return 1
+		}
+		return 0
+	}
+}
+
+func lessonScenario(t *testing.T) *scenario.Scenario {
+	t.Helper()
+	l, err := lessons.Get(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := l.Read("scenario.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Parse("scenario", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// normalise renders a transcript canonically. Fake time makes instants
+// exact, and events of the same instant are listed kind by kind (close,
+// chunks, stderr in its own order, answers sorted, notes, exit): JSON-RPC
+// leaves free the order of answers to lines of one chunk, and nothing orders
+// the two output streams against each other.
+func normalise(events []client.Event) string {
+	rank := map[client.EventKind]int{client.EventClose: 0, client.EventSend: 1, client.EventStderr: 2,
+		client.EventAnswer: 3, client.EventNote: 4, client.EventExit: 5}
+	sorted := append([]client.Event(nil), events...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i], sorted[j]
+		if a.At != b.At {
+			return a.At < b.At
+		}
+		if a.Kind != b.Kind {
+			return rank[a.Kind] < rank[b.Kind]
+		}
+		// stderr is one stream, kept in its order; answers to one chunk may
+		// come in any order.
+		return a.Kind == client.EventAnswer && a.Text < b.Text
+	})
+	var b strings.Builder
+	for _, ev := range sorted {
+		fmt.Fprintln(&b, ev.Line(true))
+	}
+	return b.String()
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := "testdata/" + name
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("transcript differs from %s (go test -update rewrites it):\n--- got\n%s--- want\n%s", path, got, want)
+	}
+}
+
+// TestLessonTranscript plays lesson 1's scenario against the reference
+// server with fake time: the transcript, times included, is exact.
+func TestLessonTranscript(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		run, err := client.Play(context.Background(), lessonScenario(t), reference(), client.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !run.Ready || !run.ExitedAfterClose || !run.Exit.OK() {
+			t.Errorf("ready %v, exited after close %v, exit %v", run.Ready, run.ExitedAfterClose, run.Exit)
+		}
+		golden(t, "lesson1.golden", normalise(run.Events))
+	})
+}
+
+// TestLessonTranscriptRealProcess plays the lesson against the real lab
+// binary's reference server, over real pipes and real time. Times and the
+// order between streams vary, so it compares the answers and the chunks.
+func TestLessonTranscriptRealProcess(t *testing.T) {
+	exe := buildLab(t)
+	run, err := client.Play(context.Background(), lessonScenario(t), client.Command{Path: exe, Args: []string{"serve", "reader"}}, client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sends, answers []string
+	for _, ev := range run.Events {
+		switch ev.Kind {
+		case client.EventSend:
+			sends = append(sends, ev.Line(false))
+		case client.EventAnswer:
+			answers = append(answers, ev.Line(false))
+		}
+	}
+	sort.Strings(answers)
+	got := strings.Join(sends, "\n") + "\n--\n" + strings.Join(answers, "\n") + "\n"
+	golden(t, "lesson1-process.golden", got)
+	if !run.Exit.OK() {
+		t.Errorf("server %v", run.Exit)
+	}
+}
+
+func buildLab(t *testing.T) string {
+	t.Helper()
+	exe := t.TempDir() + "/lab"
+	out, err := runGo("build", "-o", exe, "github.com/mcplab/mcplab/cmd/lab")
+	if err != nil {
+		t.Fatalf("building lab: %v\n%s", err, out)
+	}
+	return exe
+}
+
+// TestServerThatNeverReadies shows the bounded wait for the ready line.
+func TestServerThatNeverReadies(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		quiet := client.InProcess(func(ctx context.Context, in io.Reader, out, errw io.Writer) int {
+			_, _ = io.Copy(io.Discard, in)
+			return 0
+		})
+		run, err := client.Play(context.Background(), lessonScenario(t), quiet, client.Options{ReadyWithin: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run.Ready {
+			t.Error("a server that logs nothing was taken as ready")
+		}
+		if !strings.Contains(normalise(run.Events), "1000ms -- no ready line on stderr within 1s; going on without it") {
+			t.Errorf("no note about the missing ready line:\n%s", normalise(run.Events))
+		}
+	})
+}
+
+// TestServerThatNeverExits shows the bounded wait after stdin closes.
+func TestServerThatNeverExits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		stuck := client.InProcess(func(ctx context.Context, in io.Reader, out, errw io.Writer) int {
+			io.WriteString(errw, "ready\n")
+			_, _ = io.Copy(io.Discard, in)
+			<-ctx.Done()
+			return 0
+		})
+		run, err := client.Play(context.Background(), lessonScenario(t), stuck, client.Options{ExitWithin: 2 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run.ExitedAfterClose || !run.Killed || run.Exit.Signal != "killed" {
+			t.Errorf("exited after close %v, killed %v, exit %v", run.ExitedAfterClose, run.Killed, run.Exit)
+		}
+	})
+}
+
+// TestServerThatNeverReads shows that a server which stops reading cannot
+// make the client hang on a write.
+func TestServerThatNeverReads(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		deaf := client.InProcess(func(ctx context.Context, in io.Reader, out, errw io.Writer) int {
+			io.WriteString(errw, "ready\n")
+			<-ctx.Done()
+			return 0
+		})
+		run, err := client.Play(context.Background(), lessonScenario(t), deaf, client.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !run.Killed || !strings.Contains(run.KillReason, "did not read its stdin") {
+			t.Errorf("killed %v (%q)", run.Killed, run.KillReason)
+		}
+	})
+}
+
+// TestOutputCap shows that a flood of output is cut off at the cap and the
+// server stopped.
+func TestOutputCap(t *testing.T) {
+	flood := client.InProcess(func(ctx context.Context, in io.Reader, out, errw io.Writer) int {
+		io.WriteString(errw, "ready\n")
+		line := []byte(strings.Repeat("x", 1000) + "\n")
+		for ctx.Err() == nil {
+			if _, err := out.Write(line); err != nil {
+				return 1
+			}
+		}
+		return 0
+	})
+	run, err := client.Play(context.Background(), lessonScenario(t), flood, client.Options{MaxOutput: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !run.OutputCapped {
+		t.Error("the flood was not capped")
+	}
+	if n := len(run.Answers); n > 1100 {
+		t.Errorf("kept %d lines of a 1 MiB cap of 1 KB lines", n)
+	}
+}
