@@ -58,7 +58,7 @@ func failing() *grading.Result {
 	cs[1].Points = 0
 	cs[1].Message = "The server answered the line \"not json at all\" with something that is not a Parse error. A line that is not JSON gets error -32700 with id null (JSON-RPC 2.0, section 5.1). Catch the parse failure and answer it."
 	cs[1].Expected = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`
-	cs[1].Actual = nasty
+	cs[1].Actual = nasty + "\n  ::error::second line"
 	cs[1].Rule = "JSON-RPC 2.0 §5.1: parse error"
 	cs[1].Fix = "catch the JSON parse error and answer -32700 with id null"
 	cs[5].Status = grading.StatusSkip

@@ -155,8 +155,8 @@ type failureNote struct {
 }
 
 // failureNotes places each failed check that has an expected or actual
-// answer in a scenario: after the answer event that matches its actual
-// answer, or else at the end of the last scenario. A check names no
+// answer in a scenario: after the first answer event that matches the first
+// line of its actual answer, or else at the end of the last scenario. A check names no
 // scenario, so the match is the best place there is.
 func failureNotes(r *grading.Result, scenarios []scenario) [][]failureNote {
 	notes := make([][]failureNote, len(scenarios))
@@ -172,7 +172,8 @@ func failureNotes(r *grading.Result, scenarios []scenario) [][]failureNote {
 			clipRunes(oneLine(orNothing(c.Expected), " "), mdDiagramTextRunes),
 			clipRunes(oneLine(orNothing(c.Actual), " "), mdDiagramTextRunes))
 		si, ei := len(scenarios)-1, -1
-		if actual := strings.TrimSpace(c.Actual); actual != "" {
+		first, _, _ := strings.Cut(c.Actual, "\n")
+		if actual := strings.TrimSpace(first); actual != "" {
 		search:
 			for i, sc := range scenarios {
 				for j, e := range sc.events {

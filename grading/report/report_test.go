@@ -228,7 +228,7 @@ func TestJSON(t *testing.T) {
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Checks[1].Actual != `::error::pwned <script>alert(1)</script> ]]> a|b `+"`x` ```` "+`\x1b[31mred\x1b[0m %0A::warning::enc \xff\xfe` {
+	if got.Checks[1].Actual != `::error::pwned <script>alert(1)</script> ]]> a|b `+"`x` ```` "+`\x1b[31mred\x1b[0m %0A::warning::enc \xff\xfe`+"\n  ::error::second line" {
 		t.Errorf("actual = %q, want the escapes visible", got.Checks[1].Actual)
 	}
 }
@@ -615,7 +615,7 @@ func TestMarkdown(t *testing.T) {
 	out, _ := render(t, FormatMarkdown, failing(), Options{})
 	s := string(out)
 	for _, want := range []string{
-		"| Expected | Actual |\n| --- | --- |\n| {\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}} | ::error::pwned &lt;script&gt;alert(1)&lt;/script&gt; \\]\\]&gt; a\\|b \\`x\\` \\`\\`\\`\\` \\\\x1b\\[31mred\\\\x1b\\[0m %0A::warning::enc \\\\xff\\\\xfe |",
+		"| Expected | Actual |\n| --- | --- |\n| {\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}} | ::error::pwned &lt;script&gt;alert(1)&lt;/script&gt; \\]\\]&gt; a\\|b \\`x\\` \\`\\`\\`\\` \\\\x1b\\[31mred\\\\x1b\\[0m %0A::warning::enc \\\\xff\\\\xfe<br>  ::error::second line |",
 		// The transcript holds a run of four backticks, so its fence has five.
 		"`````text\n",
 		"    Server-->>Grader: #58;#58;error#58;#58;pwned #lt;script#gt;alert(1)#lt;/script#gt; ]]#gt; a|b #96;x#96; ",

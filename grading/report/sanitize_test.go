@@ -1,8 +1,10 @@
 package report
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/mcplab/mcplab/grading"
@@ -122,4 +124,44 @@ func TestWorkflowEscapes(t *testing.T) {
 			t.Errorf("ghLogLine(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
+}
+
+// FuzzNeutralisers checks the promises of the neutralisers on any input:
+// what clean returns has no control character and is valid UTF-8, and each
+// context escaper leaves nothing its context would act on.
+func FuzzNeutralisers(f *testing.F) {
+	for _, s := range []string{nasty, "::error::x", "  ::x::y\n##[set-env]", "| a | `b` |\n<script>", "#59; ; # : \" ' < > & % ` { }", "\xff\x1b\u009b\u202e\r\n"} {
+		f.Add(s)
+	}
+	entity := regexp.MustCompile(`#[a-z0-9]+;`)
+	unescapedPipe := regexp.MustCompile(`(^|[^\\])(\\\\)*[|` + "`" + `]`)
+	f.Fuzz(func(t *testing.T, in string) {
+		c := clean(in)
+		if !utf8.ValidString(c) {
+			t.Fatalf("clean(%q) is not valid UTF-8", in)
+		}
+		for _, r := range c {
+			if (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) || hidden(r) {
+				t.Fatalf("clean(%q) keeps %U", in, r)
+			}
+		}
+		if m := mdInline(c); strings.ContainsAny(m, "\n<>") || unescapedPipe.MatchString(m) {
+			t.Fatalf("mdInline(%q) = %q", c, m)
+		}
+		if m := mermaidText(c); strings.ContainsAny(entity.ReplaceAllString(m, ""), "#;\n<>\"'`%:") {
+			t.Fatalf("mermaidText(%q) = %q", c, m)
+		}
+		for _, line := range strings.Split(oneLine(c, " | "), "\n") {
+			g := ghLogLine(line)
+			if strings.HasPrefix(strings.TrimLeftFunc(g, unicode.IsSpace), "::") || strings.Contains(g, "##[") || strings.ContainsAny(g, "\r\n") {
+				t.Fatalf("ghLogLine(%q) = %q", line, g)
+			}
+		}
+		if d := ghData(c); strings.ContainsAny(d, "\r\n") {
+			t.Fatalf("ghData(%q) = %q", c, d)
+		}
+		if fc := fence(c); strings.Contains(c, fc) {
+			t.Fatalf("fence %q occurs in %q", fc, c)
+		}
+	})
 }
