@@ -51,6 +51,7 @@ func (p *composeProject) run(ctx context.Context, args ...string) (stdout, stder
 	cmd.Env = append(os.Environ(),
 		"COMPOSE_PROJECT_NAME="+p.name,
 		"LAB_IMAGE="+p.image,
+		"LAB_TARGET=runtime", // no registry here: the stage that copies dist/lab
 		"COMPOSE_PROFILES=", // only the services without a profile
 	)
 	var out, errOut bytes.Buffer
