@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 
 	"github.com/mcplab/mcplab/lab/server"
 	"github.com/mcplab/mcplab/lab/wire"
@@ -25,6 +26,12 @@ func serveCmd(ctx context.Context, e *env, args []string) (int, error) {
 		h = server.Reader{}
 	default:
 		return exitCannot, usagef("no server named %q; the servers are: reader (lesson 1)", rest[0])
+	}
+	// A soft memory limit makes the collector work harder as the heap nears
+	// it, so a flood of over-long lines keeps the server small: about one
+	// line buffer plus what the requests in flight hold.
+	if *maxLine > 0 {
+		debug.SetMemoryLimit(int64(*maxLine)*2 + 16<<20)
 	}
 	srv := &server.Server{Handler: h, Log: e.stderr, MaxLine: *maxLine}
 	if err := srv.Serve(ctx, e.stdin, e.stdout); err != nil {

@@ -124,7 +124,10 @@ func (f *Framer) rest(chunk []byte, err error) ([]byte, error) {
 	for {
 		switch {
 		case err == nil:
-			f.line = append(f.line, chunk...)
+			if total := len(f.line) + len(chunk); total-1 > f.max+1 {
+				return nil, &LineTooLongError{Limit: f.max, Dropped: int64(total - 1)}
+			}
+			f.appendLine(chunk)
 			line := trimCR(f.line[:len(f.line)-1])
 			if len(line) > f.max {
 				return nil, &LineTooLongError{Limit: f.max, Dropped: int64(len(f.line) - 1)}
@@ -134,13 +137,16 @@ func (f *Framer) rest(chunk []byte, err error) ([]byte, error) {
 			if len(f.line)+len(chunk) > f.max+1 { // +1: room for a '\r' before the '\n'
 				return nil, f.discard(int64(len(f.line) + len(chunk)))
 			}
-			f.line = append(f.line, chunk...)
+			f.appendLine(chunk)
 		default:
 			f.finished = true
 			if err != io.EOF {
 				f.bad = fmt.Errorf("reading a line: %w", err)
 			}
-			f.line = append(f.line, chunk...)
+			if len(f.line)+len(chunk) > f.max+1 {
+				return nil, &LineTooLongError{Limit: f.max, Dropped: -1}
+			}
+			f.appendLine(chunk)
 			if len(f.line) == 0 {
 				return nil, nil
 			}
@@ -151,6 +157,20 @@ func (f *Framer) rest(chunk []byte, err error) ([]byte, error) {
 		}
 		chunk, err = f.r.ReadSlice('\n')
 	}
+}
+
+// appendLine adds b to the line being put together. It grows the buffer by
+// doubling, never past the limit, so a long line costs few copies and the
+// buffer never holds more than one line's worth.
+func (f *Framer) appendLine(b []byte) {
+	if need := len(f.line) + len(b); need > cap(f.line) {
+		c := max(2*cap(f.line), need, 4096)
+		c = min(c, max(f.max+2, need))
+		grown := make([]byte, len(f.line), c)
+		copy(grown, f.line)
+		f.line = grown
+	}
+	f.line = append(f.line, b...)
 }
 
 // discard throws away the rest of an over-long line, up to and including its
