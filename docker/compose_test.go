@@ -52,7 +52,7 @@ func (p *composeProject) run(ctx context.Context, args ...string) (stdout, stder
 		"COMPOSE_PROJECT_NAME="+p.name,
 		"LAB_IMAGE="+p.image,
 		"LAB_TARGET=runtime", // no registry here: the stage that copies dist/lab
-		"COMPOSE_PROFILES=", // only the services without a profile
+		"COMPOSE_PROFILES=",  // only the services without a profile
 	)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
