@@ -207,7 +207,7 @@ func verdict(c Check, t *tally) CheckResult {
 			fmt.Fprintf(&b, "%s%s.", strings.ToUpper(f.what[:1]), strings.TrimSuffix(f.what[1:], "."))
 		}
 		if len(fails) > 1 {
-			fmt.Fprintf(&b, " (%d more problem(s) of this kind in other scenarios or lines.)", len(fails)-1)
+			fmt.Fprintf(&b, " (This check failed in %d more place(s) as well; the transcript shows them all.)", len(fails)-1)
 		}
 		if f.expected != "" {
 			fmt.Fprintf(&b, " Expected: %s.", strings.TrimSuffix(f.expected, "."))

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/scenario"
@@ -140,6 +140,30 @@ func judge(run *client.Run, sc *scenario.Scenario, t *tally) {
 		byKey[k] = append(byKey[k], a)
 	}
 
+	// Orders.
+	arrival := map[string]time.Duration{}
+	for k, as := range byKey {
+		arrival[k] = as[0].At
+	}
+	for _, o := range sc.Orders {
+		t.test(o.Checks...)
+		first, okFirst := arrival[looseKey(o.First)]
+		then, okThen := arrival[looseKey(o.Then)]
+		exp := fmt.Sprintf("the answer to id %s before the answer to id %s", o.First, o.Then)
+		switch {
+		case !okFirst && !okThen:
+			t.fail(failure{scenario: name, expected: exp,
+				what: withCtx(fmt.Sprintf("id %s got no answer while id %s was still in flight (neither was answered while the grader waited): a server that handles one request at a time cannot answer id %s until id %s is done",
+					o.First, o.Then, o.First, o.Then))}, o.Checks...)
+		case !okFirst:
+			t.fail(failure{scenario: name, expected: exp,
+				what: withCtx(fmt.Sprintf("id %s was not answered in time, while id %s was still being handled: the server handles one request at a time", o.First, o.Then))}, o.Checks...)
+		case okThen && then < first:
+			t.fail(failure{scenario: name, expected: exp,
+				what: fmt.Sprintf("id %s was answered at %v, before id %s at %v", o.Then, then.Round(time.Millisecond), o.First, first.Round(time.Millisecond))}, o.Checks...)
+		}
+	}
+
 	// Expected answers.
 	usedNull := make([]bool, len(nulls))
 	for _, e := range sc.Expect {
@@ -176,29 +200,6 @@ func judge(run *client.Run, sc *scenario.Scenario, t *tally) {
 				expected: e.Text,
 				actual:   got[0].Line,
 			}, e.Checks...)
-		}
-	}
-
-	// Orders.
-	arrival := map[string]time.Duration{}
-	for k, as := range byKey {
-		arrival[k] = as[0].At
-	}
-	for _, o := range sc.Orders {
-		t.test(o.Checks...)
-		first, okFirst := arrival[looseKey(o.First)]
-		then, okThen := arrival[looseKey(o.Then)]
-		exp := fmt.Sprintf("the answer to id %s before the answer to id %s", o.First, o.Then)
-		switch {
-		case !okFirst && !okThen:
-			t.fail(failure{scenario: name, expected: exp,
-				what: withCtx(fmt.Sprintf("neither id %s nor id %s was answered while the grader waited", o.First, o.Then))}, o.Checks...)
-		case !okFirst:
-			t.fail(failure{scenario: name, expected: exp,
-				what: withCtx(fmt.Sprintf("id %s was not answered in time, while id %s was still being handled: the server handles one request at a time", o.First, o.Then))}, o.Checks...)
-		case okThen && then < first:
-			t.fail(failure{scenario: name, expected: exp,
-				what: fmt.Sprintf("id %s was answered at %v, before id %s at %v", o.Then, then.Round(time.Millisecond), o.First, first.Round(time.Millisecond))}, o.Checks...)
 		}
 	}
 
@@ -410,17 +411,11 @@ func quote(line string) string {
 	const limit = 120
 	s := client.Printable(line)
 	if len(s) > limit {
-		s = s[:limit] + "..."
+		cut := limit
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
 	}
 	return "`" + s + "`"
-}
-
-// sortedKeys returns the keys of a map in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

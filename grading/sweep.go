@@ -10,11 +10,13 @@ import (
 )
 
 // cutStyles are the ways a sweep cuts the lesson's messages into writes.
-var cutStyles = [...]string{
-	"one byte per write",
-	"every message in one write",
-	"random cuts of 1 to 40 bytes",
-	"cuts inside multi-byte characters and JSON strings",
+func cutStyles() []string {
+	return []string{
+		"one byte per write",
+		"every message in one write",
+		"random cuts of 1 to 40 bytes",
+		"cuts inside multi-byte characters and JSON strings",
+	}
 }
 
 // sweepScenarios builds n scenarios that replay the messages of the lesson's
@@ -37,10 +39,11 @@ func sweepScenarios(base []*scenario.Scenario, n int, seed int64) ([]*scenario.S
 	var out []*scenario.Scenario
 	for i := 1; i <= n; i++ {
 		rng := rand.New(rand.NewPCG(uint64(seed), uint64(i)))
-		style := (i - 1) % len(cutStyles)
+		styles := cutStyles()
+		style := (i - 1) % len(styles)
 		cuts := cutPoints(data, style, rng)
 		sc := &scenario.Scenario{
-			Name:   fmt.Sprintf("sweep-%d-of-%d (seed %d, %s)", i, n, seed, cutStyles[style]),
+			Name:   fmt.Sprintf("sweep-%d-of-%d (seed %d, %s)", i, n, seed, styles[style]),
 			Parts:  map[string][]byte{},
 			Expect: expect,
 		}
