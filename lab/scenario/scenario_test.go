@@ -1,0 +1,104 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+const lesson = `A comment.
+-- steps --
+at 0ms    send wait1          # a comment
+at 20ms   send ping[:12]
+at 40ms   send ping[12:] bad
+await "x" within 5s
+at 200ms  close
+-- wait1 --
+{"id":1}
+-- ping --
+{"jsonrpc":"2.0","id":3,"method":"ping"}
+-- bad --
+not json
+-- expect --
+# comment
+methods.wait,framing.x  {"jsonrpc":"2.0","id":1,"result":{"waited":80}}
+errors.parse            {"jsonrpc":"2.0","id":null,"error":{"code":-32700}}
+order.concurrent        2 before "a"
+`
+
+func TestParse(t *testing.T) {
+	sc, err := Parse("lesson", []byte(lesson))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Comment != "A comment." {
+		t.Errorf("comment %q", sc.Comment)
+	}
+	if len(sc.Steps) != 5 {
+		t.Fatalf("%d steps", len(sc.Steps))
+	}
+	if got := string(sc.Steps[1].Data); got != `{"jsonrpc":"` {
+		t.Errorf("ping[:12] = %q", got)
+	}
+	if got := string(sc.Steps[2].Data); got != `2.0","id":3,"method":"ping"}`+"\nnot json\n" {
+		t.Errorf("ping[12:] bad = %q", got)
+	}
+	if st := sc.Steps[3]; st.Kind != StepAwait || string(st.ID) != `"x"` || st.Within != 5*time.Second {
+		t.Errorf("await step %+v", st)
+	}
+	if st := sc.Steps[4]; st.Kind != StepClose || st.At != 200*time.Millisecond {
+		t.Errorf("close step %+v", st)
+	}
+	if len(sc.Expect) != 2 || strings.Join(sc.Expect[0].Checks, ",") != "methods.wait,framing.x" ||
+		string(sc.Expect[0].Result) != `{"waited":80}` || sc.Expect[1].Code != -32700 || string(sc.Expect[1].ID) != "null" {
+		t.Errorf("expect %+v", sc.Expect)
+	}
+	if len(sc.Orders) != 1 || string(sc.Orders[0].First) != "2" || string(sc.Orders[0].Then) != `"a"` {
+		t.Errorf("orders %+v", sc.Orders)
+	}
+	if sc.Ends() != StepClose {
+		t.Errorf("ends with %v", sc.Ends())
+	}
+}
+
+// TestParseErrors checks that a teacher's mistake in a scenario file is
+// reported with its line and what was wanted.
+func TestParseErrors(t *testing.T) {
+	tests := map[string]string{
+		"no steps":          "-- a --\nx\n",
+		"unknown step":      "-- steps --\njump 5\n",
+		"unknown part":      "-- steps --\nat 0ms send nope\n",
+		"bad time":          "-- steps --\nat soon send a\n-- a --\nx\n",
+		"bad slice":         "-- steps --\nat 0ms send a[1:99]\n-- a --\nx\n",
+		"reversed slice":    "-- steps --\nat 0ms send a[2:1]\n-- a --\nxyz\n",
+		"bad await":         "-- steps --\nawait 1\n",
+		"bad await id":      "-- steps --\nawait 1.5 within 1s\n",
+		"bad check id":      "-- steps --\nkill\n-- expect --\nNotACheck {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n",
+		"bad answer":        "-- steps --\nkill\n-- expect --\na.b {\"jsonrpc\":\"2.0\",\"result\":{}}\n",
+		"bad order":         "-- steps --\nkill\n-- expect --\na.b 1 after 2\n",
+		"part twice":        "-- steps --\nkill\n-- a --\nx\n-- a --\ny\n",
+		"empty steps":       "-- steps --\n# nothing\n",
+		"send without part": "-- steps --\nat 0ms send\n",
+	}
+	for name, text := range tests {
+		if _, err := Parse(name, []byte(text)); err == nil {
+			t.Errorf("%s: no error", name)
+		} else if !strings.Contains(err.Error(), "scenario "+name) {
+			t.Errorf("%s: error %q does not name the scenario", name, err)
+		}
+	}
+	_, err := Parse("x", []byte("-- steps --\nat 0ms send nope\n"))
+	if err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("error %v does not name line 2", err)
+	}
+}
+
+func TestNegativeSlice(t *testing.T) {
+	sc, err := Parse("x", []byte("-- steps --\nat 0ms send a[:-1]\n-- a --\nabc\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(sc.Steps[0].Data); got != "abc" {
+		t.Errorf("a[:-1] = %q, want the part without its newline", got)
+	}
+}
