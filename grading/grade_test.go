@@ -32,6 +32,13 @@ var binaries = sync.OnceValues(func() (map[string]string, error) {
 		}
 		out[name] = exe
 	}
+	// The starter is a module of its own, as students get it.
+	exe := filepath.Join(dir, "starter")
+	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-C", "../lessons/01-reading-messages/starter", "-o", exe, ".")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return nil, &buildError{"the starter", string(b), err}
+	}
+	out["starter"] = exe
 	return out, nil
 })
 
@@ -119,6 +126,15 @@ func TestKnownBadServers(t *testing.T) {
 			check(t, res, want)
 		})
 	}
+}
+
+// TestStarterAsShipped pins what the lesson's README promises: the starter
+// builds, runs, and passes the checks its TODOs do not touch.
+func TestStarterAsShipped(t *testing.T) {
+	t.Parallel()
+	res := grade(t, client.Command{Path: bin(t, "starter")}, grading.Options{})
+	check(t, res, wantGrade{grading.OutcomeTimeout, []string{"framing.split-message", "framing.many-per-chunk",
+		"errors.invalid-request", "methods.wait", "methods.unknown", "answers.once", "order.concurrent"}, 8})
 }
 
 // TestMessagesSayWhatToDo checks that a failure tells the student what

@@ -17,16 +17,18 @@ var (
 	stressParallel = flag.Int("stress.parallel", 25, "grades run at once in BenchmarkStress")
 )
 
-// BenchmarkStress grades the reference server and the sequential-waits
-// server stress.n times each, stress.parallel at a time, while a goroutine
-// keeps one core busy. Every reference grade must be full marks and every
-// sequential grade must fail order.concurrent: verdicts rest on causality,
-// not timing. Run it with:
+// BenchmarkStress grades the reference server, the sequential-waits server
+// and the chunk-as-line server stress.n times each, stress.parallel at a
+// time, while a goroutine keeps one core busy. Every reference grade must be
+// full marks, every sequential grade must fail order.concurrent alone and
+// every chunk-as-line grade must fail framing.split-message: verdicts rest
+// on causality, not timing. Run it with:
 //
 //	go test ./grading -run '^$' -bench Stress -benchtime 1x
 func BenchmarkStress(b *testing.B) {
 	ref := client.Command{Path: bin(b, "lab"), Args: []string{"serve", "reader"}}
 	seq := client.Command{Path: bin(b, "student"), Args: []string{"-mistake", "sequential"}}
+	chunky := client.Command{Path: bin(b, "student"), Args: []string{"-mistake", "chunk-as-line"}}
 	for i := 0; i < b.N; i++ {
 		ctx, stop := context.WithCancel(context.Background())
 		go func() { // the other core, busy
@@ -34,39 +36,41 @@ func BenchmarkStress(b *testing.B) {
 			for ctx.Err() == nil {
 			}
 		}()
-		var full, flagged, wrong atomic.Int64
+		var full, flagged, split, wrong atomic.Int64
 		sem := make(chan struct{}, *stressParallel)
 		var wg sync.WaitGroup
-		for j := 0; j < 2**stressN; j++ {
+		for j := 0; j < 3**stressN; j++ {
 			wg.Add(1)
 			sem <- struct{}{}
-			go func(reference bool) {
+			go func(kind int) {
 				defer func() { <-sem; wg.Done() }()
-				opts := grading.Options{Starter: seq}
-				if reference {
-					opts.Starter = ref
-				}
-				res, err := grading.Grade(ctx, opts)
+				starter := []client.Starter{ref, seq, chunky}[kind]
+				res, err := grading.Grade(ctx, grading.Options{Starter: starter})
 				switch {
 				case err != nil:
 					wrong.Add(1)
-				case reference && res.Score == res.MaxScore:
+				case kind == 0 && res.Score == res.MaxScore:
 					full.Add(1)
-				case !reference && len(res.Failed()) == 1 && res.Failed()[0] == "order.concurrent":
+				case kind == 1 && len(res.Failed()) == 1 && res.Failed()[0] == "order.concurrent":
 					flagged.Add(1)
+				case kind == 2 && len(res.Failed()) > 0 && res.Failed()[0] == "framing.split-message":
+					split.Add(1)
 				default:
 					wrong.Add(1)
-					b.Logf("unexpected verdict (reference %v): %v %v", reference, res.Failed(), res.Outcome)
+					b.Logf("unexpected verdict (server %d): %v %v", kind, res.Failed(), res.Outcome)
 				}
-			}(j%2 == 0)
+			}(j % 3)
 		}
 		wg.Wait()
 		stop()
 		b.ReportMetric(float64(full.Load()), "full-marks")
 		b.ReportMetric(float64(flagged.Load()), "sequential-flagged")
+		b.ReportMetric(float64(split.Load()), "chunk-as-line-flagged")
 		b.ReportMetric(float64(wrong.Load()), "wrong-verdicts")
-		if wrong.Load() != 0 || full.Load() != int64(*stressN) || flagged.Load() != int64(*stressN) {
-			b.Errorf("%d full marks and %d flagged of %d each, %d wrong verdicts", full.Load(), flagged.Load(), *stressN, wrong.Load())
+		n := int64(*stressN)
+		if wrong.Load() != 0 || full.Load() != n || flagged.Load() != n || split.Load() != n {
+			b.Errorf("of %d each: %d full marks, %d sequential and %d chunk-as-line flagged; %d wrong verdicts",
+				n, full.Load(), flagged.Load(), split.Load(), wrong.Load())
 		}
 	}
 }

@@ -300,7 +300,7 @@ func (pl *player) play(ready <-chan struct{}) error {
 	closed, killed := false, false
 	for _, st := range pl.sc.Steps {
 		if st.Kind == scenario.StepSend || st.Kind == scenario.StepClose {
-			if !pl.sleepUntil(t0.Add(st.At)) {
+			if !pl.drained() || !pl.sleepUntil(t0.Add(st.At)) {
 				return pl.stop()
 			}
 		}
@@ -346,6 +346,38 @@ func (pl *player) play(ready <-chan struct{}) error {
 		}
 	}
 	return nil
+}
+
+// drained waits until the server has read everything sent so far, when the
+// process can tell (a local pipe can). So the next chunk cannot land in the
+// same read as the last one, even on a loaded machine: chunk boundaries are
+// causal, not lucky. A server that does not read within the step deadline is
+// left to the write deadline. It returns false when the run must stop.
+func (pl *player) drained() bool {
+	b, ok := pl.p.(StdinBacklogger)
+	if !ok {
+		return true
+	}
+	deadline := time.Now().Add(pl.opts.scaled(pl.opts.ExitWithin, 5*time.Second))
+	for wait := 100 * time.Microsecond; ; wait = min(2*wait, 10*time.Millisecond) {
+		n, err := b.StdinBacklog()
+		if err != nil || n == 0 || time.Now().After(deadline) {
+			return true
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-pl.exited:
+			t.Stop()
+			return pl.noteEarlyExit()
+		case <-pl.capped:
+			t.Stop()
+			return false
+		case <-pl.ctx.Done():
+			t.Stop()
+			return false
+		}
+	}
 }
 
 // sleepUntil waits for the time of the next step. It returns false when the

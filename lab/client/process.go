@@ -75,29 +75,33 @@ func (c Command) Start(ctx context.Context) (Process, error) {
 	cmd := exec.Command(c.Path, c.Args...)
 	cmd.Dir, cmd.Env = c.Dir, c.Env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stdin, err := cmd.StdinPipe()
+	inR, stdin, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", c.Path, err)
 	}
+	cmd.Stdin = inR
 	p := &localProcess{cmd: cmd, stdin: stdin, done: make(chan struct{})}
+	closers := []io.Closer{inR}
 	// Pipes from os.Pipe, not cmd.StdoutPipe: Wait must not close the read
 	// ends while the grader is still reading what the server wrote last.
-	var closers []io.Closer
 	outR, outW, err := os.Pipe()
 	if err != nil {
+		inR.Close()
+		stdin.Close()
 		return nil, fmt.Errorf("starting %s: %w", c.Path, err)
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
-		outR.Close()
-		outW.Close()
+		for _, f := range []io.Closer{inR, stdin, outR, outW} {
+			f.Close()
+		}
 		return nil, fmt.Errorf("starting %s: %w", c.Path, err)
 	}
 	closers = append(closers, outW, errW)
 	cmd.Stdout, cmd.Stderr = outW, errW
 	p.stdout, p.stderr = outR, errR
 	if err := cmd.Start(); err != nil {
-		for _, f := range []io.Closer{outR, outW, errR, errW, stdin} {
+		for _, f := range []io.Closer{inR, outR, outW, errR, errW, stdin} {
 			f.Close()
 		}
 		return nil, fmt.Errorf("starting %s: %w", c.Path, err)
@@ -122,7 +126,7 @@ func (c Command) Start(ctx context.Context) (Process, error) {
 
 type localProcess struct {
 	cmd            *exec.Cmd
-	stdin          io.WriteCloser
+	stdin          *os.File
 	stdout, stderr *os.File
 	done           chan struct{}
 	exit           Exit
@@ -131,7 +135,10 @@ type localProcess struct {
 
 func (p *localProcess) Stdin() io.WriteCloser { return p.stdin }
 func (p *localProcess) Stdout() io.Reader     { return p.stdout }
-func (p *localProcess) Stderr() io.Reader     { return p.stderr }
+
+// StdinBacklog says how many bytes sent to the server it has not read yet.
+func (p *localProcess) StdinBacklog() (int, error) { return PipeBacklog(p.stdin) }
+func (p *localProcess) Stderr() io.Reader          { return p.stderr }
 
 func (p *localProcess) Wait() Exit {
 	<-p.done
@@ -172,3 +179,11 @@ func exitOf(st *os.ProcessState, err error) Exit {
 
 // outputCloser is a Process that can release its output streams early.
 type outputCloser interface{ CloseOutput() }
+
+// StdinBacklogger is a Process that can tell how much of what was written to
+// its stdin it has not read yet. The client uses it to let the server read
+// one chunk before it sends the next, so a chunk boundary in the schedule is
+// a boundary between the server's reads whatever the load on the machine.
+type StdinBacklogger interface {
+	StdinBacklog() (int, error)
+}
