@@ -120,7 +120,3 @@ func randomSeed() int64 {
 	_, _ = rand.Read(b[:])
 	return int64(binary.LittleEndian.Uint64(b[:]) >> 1)
 }
-
-func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
-	return exitCannot, usagef("not yet")
-}

@@ -1,0 +1,287 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tclog "github.com/testcontainers/testcontainers-go/log"
+
+	"github.com/mcplab/mcplab/grading/class"
+	"github.com/mcplab/mcplab/grading/report"
+	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/lab/client"
+)
+
+// sandboxExecArg is the hidden first argument of grade-class that makes the
+// lab binary the process sandbox's launcher: the sandbox runs every student
+// program as "lab grade-class sandbox-exec FLAGS -- PROGRAM ARGS...".
+const sandboxExecArg = "sandbox-exec"
+
+const gradeClassUsage = `grade-class --out DIR [flags] SUBMISSIONS
+
+Grades every folder of SUBMISSIONS. A submission folder holds an executable
+"run" that starts the student's server on stdio, and may hold an executable
+"build", run once first. Both get LAB_WORK, a writable folder they share.
+
+Writes, in DIR:
+  STUDENT/FORMAT.EXT  each student's result in every --format (text.txt,
+                      json.json, junit.xml, prairielearn.json,
+                      gradescope.json, exercism.json, github.txt with
+                      github-summary.md, markdown.md)
+  grades.csv          student,score,max_score,status,failed (status graded or
+                      ungradable; failed check ids separated by ";"; no score
+                      when ungradable)
+  summary.md          score distribution, checks most often failed, outcomes
+and prints the summary. Exit status 0 once the class is graded (whatever the
+students scored), 2 for bad usage or when the class could not be graded.`
+
+func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
+	if len(args) > 0 && args[0] == sandboxExecArg {
+		return sandbox.Main(args[1:]), nil
+	}
+	fs := newFlags("grade-class", gradeClassUsage, e.stderr)
+	lesson := fs.Int("lesson", 1, "the lesson to grade against")
+	out := fs.String("out", "", "folder to write the results to (required)")
+	jobs := fs.Int("jobs", 0, "how many submissions to grade at once (0: 8 per core with the process sandbox, 2 per core with containers)")
+	sbName := fs.String("sandbox", "process", "where servers run: process or container")
+	formats := fs.String("format", "json,markdown", "comma-separated report formats for each student: "+strings.Join(report.Formats(), ", "))
+	sweep := fs.Int("sweep", 0, "replay the lesson's messages this many more times, cut at random places")
+	seed := fs.Int64("seed", 0, "seed of the sweep's cuts (0: pick one and print it)")
+	scale := fs.Float64("time-scale", 0, "multiply every deadline by this (0: calibrate against the reference server)")
+	lessonDir := fs.String("lesson-dir", "", "read the grading scenarios from this lesson folder instead of the built-in ones")
+	root := fs.String("root", "", "container sandbox: mount this folder read-only (it must hold SUBMISSIONS) instead of each submission's own folder, for run scripts that use files beside their folder")
+	image := fs.String("image", sandbox.DefaultImage, "container sandbox: the image servers run in")
+	buildTimeout := fs.Duration("build-timeout", 3*time.Minute, "time limit of a submission's build step (before the time scale)")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return exitCannot, err
+	}
+	if len(rest) != 1 {
+		return exitCannot, usagef("name one folder of submissions, for example: lab grade-class --out results submissions")
+	}
+	subsDir := rest[0]
+	if *out == "" {
+		return exitCannot, usagef("-out is required: the folder to write the results to")
+	}
+	var formatList []string
+	for _, f := range strings.Split(*formats, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if !validFormat(f) {
+			return exitCannot, usagef("unknown format %q; the formats are %s", f, strings.Join(report.Formats(), ", "))
+		}
+		formatList = append(formatList, f)
+	}
+	switch {
+	case *jobs < 0:
+		return exitCannot, usagef("-jobs must not be negative")
+	case *scale < 0:
+		return exitCannot, usagef("-time-scale must not be negative (0 calibrates)")
+	case *sweep < 0:
+		return exitCannot, usagef("-sweep must not be negative")
+	case *buildTimeout <= 0:
+		return exitCannot, usagef("-build-timeout must be more than 0")
+	}
+	if info, err := os.Stat(subsDir); err != nil || !info.IsDir() {
+		return exitCannot, usagef("%s is not a folder of submissions", subsDir)
+	}
+	if *sweep > 0 && *seed == 0 {
+		*seed = randomSeed()
+		fmt.Fprintf(e.stderr, "lab grade-class: sweep seed %d (pass -seed %d to replay these cuts)\n", *seed, *seed)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return exitInternal, fmt.Errorf("finding the lab binary: %w", err)
+	}
+
+	var sb sandbox.Sandbox
+	switch *sbName {
+	case "process":
+		sb = sandbox.NewProcess([]string{exe, "grade-class", sandboxExecArg})
+	case "container":
+		// Ryuk, testcontainers' reaper, needs a registry; the sandbox
+		// removes its own containers. Its banner would clutter the output.
+		if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
+			_ = os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
+		}
+		tclog.SetDefault(tclog.NewNoopLogger())
+		c, err := sandbox.NewContainer(ctx, *image)
+		if err != nil {
+			if errors.Is(err, sandbox.ErrNoEngine) {
+				return exitCannot, fmt.Errorf("%w (start one with docker/engine.sh, or use --sandbox process)", err)
+			}
+			return exitCannot, err
+		}
+		sb = c
+	default:
+		return exitCannot, usagef("unknown sandbox %q; the sandboxes are process and container", *sbName)
+	}
+	defer sb.Close()
+
+	opts := class.Options{
+		Lesson:       *lesson,
+		Sandbox:      sb,
+		Jobs:         *jobs,
+		TimeScale:    *scale,
+		Reference:    []string{exe, "serve", "reader"},
+		Sweep:        *sweep,
+		Seed:         *seed,
+		BuildTimeout: *buildTimeout,
+		Exclude:      []string{*out},
+	}
+	if *lessonDir != "" {
+		opts.LessonDir = os.DirFS(*lessonDir)
+	}
+	if *root != "" {
+		abs, err := filepath.Abs(*root)
+		if err != nil {
+			return exitCannot, usagef("-root: %v", err)
+		}
+		opts.Root = abs
+	}
+	subs, _, err := class.List(subsDir, opts.Exclude)
+	if err != nil {
+		return exitCannot, err
+	}
+	if len(subs) == 0 {
+		return exitCannot, fmt.Errorf("%s holds no submission folders", subsDir)
+	}
+	if needsGo(subs) {
+		opts.GoSeed = warmGoSeed(ctx, e.stderr)
+	}
+
+	prog := newProgress(e.stderr)
+	opts.OnResult = prog.update
+	how := "calibrating the deadlines against the reference server first"
+	if *scale > 0 {
+		how = fmt.Sprintf("deadlines × %g", *scale)
+	}
+	if *jobs == 0 {
+		*jobs = class.DefaultJobs(sb)
+	}
+	opts.Jobs = *jobs
+	fmt.Fprintf(e.stderr, "lab grade-class: grading %d submission(s) in the %s sandbox, %d at a time; %s\n",
+		len(subs), sb.Name(), min(*jobs, len(subs)), how)
+	c, err := class.Grade(ctx, subsDir, opts)
+	prog.finish()
+	if err != nil {
+		return exitCannot, err
+	}
+
+	if err := writeClass(c, *out, formatList); err != nil {
+		return exitInternal, err
+	}
+	var summary bytes.Buffer
+	if err := c.WriteSummary(&summary); err != nil {
+		return exitInternal, err
+	}
+	if _, err := e.stdout.Write(summary.Bytes()); err != nil {
+		return exitInternal, fmt.Errorf("printing the summary: %w", err)
+	}
+	fmt.Fprintf(e.stderr, "lab grade-class: results in %s (grades.csv, summary.md, one folder per student)\n", *out)
+	return exitOK, nil
+}
+
+// writeClass writes the reports, grades.csv and summary.md into dir.
+func writeClass(c *class.Class, dir string, formats []string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("making the results folder: %w", err)
+	}
+	if err := c.WriteReports(dir, formats); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name  string
+		write func(io.Writer) error
+	}{{"grades.csv", c.WriteCSV}, {"summary.md", c.WriteSummary}} {
+		var b bytes.Buffer
+		if err := f.write(&b); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.name), b.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", f.name, err)
+		}
+	}
+	return nil
+}
+
+// needsGo reports whether a submission has a build step (which may well
+// compile Go) while a go command is there to warm a cache with.
+func needsGo(subs []class.Folder) bool {
+	for _, s := range subs {
+		if _, err := os.Stat(filepath.Join(s.Dir, "build")); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// warmGoSeed makes sure this machine's seed Go build cache exists and
+// returns its folder, or "" (with a note) when there is none to be had.
+func warmGoSeed(ctx context.Context, w io.Writer) string {
+	dir, err := sandbox.GoSeedDir()
+	if err != nil {
+		return "" // no Go here: builds that need it will say so
+	}
+	if _, err := os.Stat(dir); err != nil {
+		fmt.Fprintf(w, "lab grade-class: compiling the Go standard library once for sandboxed builds, into %s\n", dir)
+	}
+	if err := sandbox.WarmGoCache(ctx, dir); err != nil {
+		fmt.Fprintf(w, "lab grade-class: note: Go builds start with an empty cache: %v\n", err)
+		return ""
+	}
+	return dir
+}
+
+// progress shows how far the grading is: a bar redrawn in place on a
+// terminal, one plain line per student otherwise.
+type progress struct {
+	w        io.Writer
+	terminal bool
+	drawn    bool
+}
+
+func newProgress(w io.Writer) *progress {
+	f, ok := w.(*os.File)
+	return &progress{w: w, terminal: ok && isTerminal(f)}
+}
+
+func (p *progress) update(done, total int, s *class.Student) {
+	r := s.Result
+	verdict := "could not grade: " + string(r.Outcome.Kind)
+	if r.Gradable {
+		verdict = fmt.Sprintf("%d/%d %s", r.Score, r.MaxScore, r.Outcome.Kind)
+	}
+	if r.Flaky {
+		verdict += " (flaky)"
+	}
+	name := client.Printable(s.Name)
+	if !p.terminal {
+		fmt.Fprintf(p.w, "lab grade-class: [%d/%d] %s: %s\n", done, total, name, verdict)
+		return
+	}
+	const width = 30
+	filled := done * width / total
+	bar := strings.Repeat("█", filled) + strings.Repeat("░", width-filled)
+	line := fmt.Sprintf("%s %d/%d  %s: %s", bar, done, total, name, verdict)
+	if r := []rune(line); len(r) > 100 {
+		line = string(r[:100])
+	}
+	fmt.Fprintf(p.w, "\r\x1b[2K%s", line)
+	p.drawn = true
+}
+
+func (p *progress) finish() {
+	if p.drawn {
+		fmt.Fprintln(p.w)
+	}
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestGradeClassUsageErrorsExit2(t *testing.T) {
+	subs := t.TempDir()
+	for _, args := range [][]string{
+		{"grade-class"},
+		{"grade-class", subs},
+		{"grade-class", "--out", t.TempDir()},
+		{"grade-class", "--out", t.TempDir(), subs, subs},
+		{"grade-class", "--out", t.TempDir(), "--format", "json,html", subs},
+		{"grade-class", "--out", t.TempDir(), "--sandbox", "vm", subs},
+		{"grade-class", "--out", t.TempDir(), "--jobs", "-1", subs},
+		{"grade-class", "--out", t.TempDir(), "--time-scale", "-1", subs},
+		{"grade-class", "--out", t.TempDir(), filepath.Join(subs, "missing")},
+		{"grade-class", "--out", t.TempDir(), subs}, // no submission folders in it
+	} {
+		code, stdout, stderr := lab(t, args...)
+		if code != 2 {
+			t.Errorf("lab %v: exit %d, want 2 (stderr %q)", args, code, stderr)
+		}
+		if stdout != "" {
+			t.Errorf("lab %v wrote to stdout: %q", args, stdout)
+		}
+		if stderr == "" {
+			t.Errorf("lab %v said nothing on stderr", args)
+		}
+	}
+}
+
+// TestGradeClass builds the lab and grades a small class with it, end to
+// end: calibration, the process sandbox (the lab re-executed as its
+// launcher), the reports, the gradebook and the summary.
+func TestGradeClass(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the lab and grades a class")
+	}
+	dir := t.TempDir()
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "lab")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	servers, err := filepath.Abs(filepath.Join("..", "..", "grading", "testdata", "servers"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs := filepath.Join(dir, "class")
+	for name, run := range map[string]string{
+		"ann":  "#!/bin/sh\nexec bash " + servers + "/student_sh/server.sh\n",
+		"ben":  "#!/bin/sh\nexec python3 " + servers + "/student_py/server.py --mistake banner\n",
+		"cleo": "",
+	} {
+		if err := os.MkdirAll(filepath.Join(subs, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if run != "" {
+			if err := os.WriteFile(filepath.Join(subs, name, "run"), []byte(run), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	out := filepath.Join(dir, "results")
+	cmd := exec.Command(bin, "grade-class", "--out", out, "--format", "json,junit,github", subs)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("lab grade-class: %v\nstderr:\n%s", err, stderr.String())
+	}
+
+	grades, err := os.ReadFile(filepath.Join(out, "grades.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "student,score,max_score,status,failed\nann,21,21,graded,\nben,19,21,graded,stdout.messages-only\ncleo,,21,ungradable,\n"
+	if string(grades) != want {
+		t.Errorf("grades.csv:\n%s\nwant:\n%s", grades, want)
+	}
+	summary, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stdout.String() != string(summary) || !strings.HasPrefix(stdout.String(), "# Lesson 1: class summary\n") {
+		t.Errorf("stdout is not the summary:\n%s", stdout.String())
+	}
+	for _, f := range []string{"ann/json.json", "ann/junit.xml", "ann/github.txt", "ann/github-summary.md", "cleo/json.json"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	for _, line := range []string{"[1/3]", "[3/3]", "ben: 19/21 protocol-violation", "cleo: could not grade: could-not-start"} {
+		if !strings.Contains(stderr.String(), line) {
+			t.Errorf("stderr lacks %q:\n%s", line, stderr.String())
+		}
+	}
+}

@@ -1,0 +1,121 @@
+package class
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/grading/sandbox"
+)
+
+// calibrationRuns is how many times calibration grades the reference
+// server; the fastest run counts.
+const calibrationRuns = 3
+
+// CalibrationFactor is k in scale = max(1, k × measured / designed): the
+// margin a student's server gets over the reference server on top of the
+// lesson's own deadlines, which are already many times what a correct
+// server needs.
+const CalibrationFactor = 1.25
+
+// Calibration is how the deadlines' scale was derived, as Kattis does it:
+// the reference server was graded through the same sandbox on the same
+// machine, and its wall time compared with the lesson's designed time.
+type Calibration struct {
+	// Measured is the wall time of grading the reference server (the
+	// fastest of three runs).
+	Measured time.Duration
+	// Designed is the sum of the scenarios' schedules, plus the sandbox's
+	// start cost for each.
+	Designed time.Duration
+	// Scale is max(1, CalibrationFactor × Measured / Designed), rounded up
+	// to a multiple of 0.05.
+	Scale float64
+}
+
+// calibrate grades the reference server through the sandbox and derives
+// the time scale from its wall time.
+func calibrate(ctx context.Context, lesson *grading.Lesson, opts Options, root string) (*Calibration, error) {
+	if len(opts.Reference) == 0 {
+		return nil, fmt.Errorf("no reference server to calibrate the deadlines against: give a time scale instead")
+	}
+	// A copy of the reference program in the workspaces' folder, where the
+	// sandbox users (and a container) can reach it.
+	dir := filepath.Join(root, "reference")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("calibrating: %w", err)
+	}
+	bin := filepath.Join(dir, filepath.Base(opts.Reference[0]))
+	if err := linkOrCopy(opts.Reference[0], bin); err != nil {
+		return nil, fmt.Errorf("calibrating: copying the reference server: %w", err)
+	}
+	work := filepath.Join(root, "reference-work")
+	if err := opts.Sandbox.Workspace(work, 0, ""); err != nil {
+		return nil, fmt.Errorf("calibrating: %w", err)
+	}
+	defer os.RemoveAll(work)
+	spec := sandbox.Spec{Dir: dir, Path: bin, Args: opts.Reference[1:], Work: work, Root: dir, Limits: opts.RunLimits}
+
+	// The best of three runs: a transient load (a cold disk cache, the
+	// grader's own start) must not set the deadlines of the whole class.
+	var measured time.Duration
+	for range calibrationRuns {
+		started := time.Now()
+		// Generous deadlines: they do not change how long a correct server
+		// takes, only whether a slow machine fails it.
+		res, err := grading.Grade(ctx, grading.Options{Lesson: lesson.Number, LessonDir: opts.LessonDir,
+			Starter: opts.Sandbox.Starter(spec), TimeScale: 4, MaxOutput: 1 << 20})
+		took := time.Since(started)
+		if err != nil {
+			return nil, fmt.Errorf("calibrating against the reference server: %w", err)
+		}
+		if !res.Gradable || len(res.Failed()) > 0 {
+			why := res.Problem
+			if why == "" {
+				why = res.Outcome.Detail
+			}
+			return nil, fmt.Errorf("calibrating: the reference server (%s) did not pass its own grading in the %s sandbox: %s; "+
+				"check the sandbox, or give a time scale to skip calibration", strings.Join(opts.Reference, " "), opts.Sandbox.Name(), why)
+		}
+		if measured == 0 || took < measured {
+			measured = took
+		}
+	}
+	cal := &Calibration{Measured: measured}
+	for _, sc := range lesson.Scenarios {
+		cal.Designed += designed(sc) + opts.Sandbox.StartCost()
+	}
+	// Rounded up to a twentieth, so deadlines read well in reports.
+	cal.Scale = max(1, math.Ceil(20*CalibrationFactor*float64(cal.Measured)/float64(cal.Designed))/20)
+	return cal, nil
+}
+
+// linkOrCopy makes dst the same file as src (a hard link) when src is
+// readable and executable by everyone, else a copy of it that is.
+func linkOrCopy(src, dst string) error {
+	if info, err := os.Stat(src); err == nil && info.Mode().Perm()&0o005 == 0o005 {
+		if os.Link(src, dst) == nil {
+			return nil
+		}
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}

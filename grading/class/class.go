@@ -1,0 +1,525 @@
+// Package class grades a whole class: every submission folder of a
+// directory, in parallel, each in a sandbox, with deadlines calibrated
+// against the reference server on the same machine. It writes what
+// teachers' platforms read: a result per student in any of the report
+// formats, a gradebook (grades.csv) and a summary.
+//
+// A submission folder holds an executable "run" that starts the student's
+// server on stdio, and may hold an executable "build", run once first with
+// its own time limit. Both get LAB_WORK, a writable folder they share.
+//
+// Every run ends in a classified Result. A submission that cannot be
+// graded (no run, a build that fails, a server that cannot be started, a
+// grading run that overshoots its whole-run limit) gets Gradable false,
+// never a failing score. A run that timed out is run once more, and marked
+// flaky when the two runs disagree; a wrong answer is never run again.
+package class
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/scenario"
+)
+
+// Options say how to grade a class. The zero value of each field is a
+// sensible default, except Sandbox, which is required.
+type Options struct {
+	// Lesson is the lesson's number; 0 means 1. LessonDir, when set, is a
+	// lesson folder to read the grading data from (see grading.Options).
+	Lesson    int
+	LessonDir fs.FS
+	// Sandbox builds and runs the submissions.
+	Sandbox sandbox.Sandbox
+	// Jobs is how many submissions are graded at once; 0 means
+	// DefaultJobs(Sandbox).
+	Jobs int
+	// TimeScale multiplies every deadline. 0 means calibrate: grade the
+	// Reference server through the same sandbox first and derive the scale
+	// from how long it took (see Calibration).
+	TimeScale float64
+	// Reference is the command of the reference server, such as
+	// []string{"/usr/local/bin/lab", "serve", "reader"}; calibration needs it.
+	Reference []string
+	// Sweep and Seed ask for the chunk sweep (see grading.Options).
+	Sweep int
+	Seed  int64
+	// MaxOutput caps each output stream of each run, in bytes; 0 means
+	// 256 KiB, a hundred times what a lesson's server writes.
+	MaxOutput int64
+	// BuildTimeout bounds a build step (before scaling); 0 means 3 minutes.
+	BuildTimeout time.Duration
+	// RunLimits and BuildLimits bound the server and the build; zero fields
+	// take sandbox.DefaultRunLimits and sandbox.DefaultBuildLimits.
+	RunLimits, BuildLimits sandbox.Limits
+	// Root, when set, is the folder the container sandbox mounts read-only
+	// instead of each submission's own folder; it must hold every
+	// submission. Share lists more host paths to mount read-only.
+	Root  string
+	Share []string
+	// GoSeed is a Go build cache that workspaces start from (see
+	// sandbox.WarmGoCache); empty means builds start with an empty cache.
+	GoSeed string
+	// WorkDir is where workspaces are made; empty means the system's
+	// temporary folder. It must be a folder every user may pass through.
+	WorkDir string
+	// Exclude lists folders of the submissions directory that are not
+	// submissions (the output folder, when it sits there).
+	Exclude []string
+	// OnResult, when set, is called as each student's grading ends, one
+	// call at a time, with how many are done out of how many.
+	OnResult func(done, total int, s *Student)
+}
+
+// DefaultJobs is the number of submissions graded at once by default.
+// Grading mostly waits on the scenarios' schedules, so more jobs than cores
+// pays: eight per core with the process sandbox. Containers cost the engine
+// time to create and start, and a loaded engine is slow to report a
+// container's exit, which moves verdicts that hang on timing: two per core
+// with the container sandbox.
+func DefaultJobs(sb sandbox.Sandbox) int {
+	per := 8
+	if sb != nil && sb.Name() == "container" {
+		per = 2
+	}
+	return max(2, per*runtime.GOMAXPROCS(0))
+}
+
+// Student is one submission and its result.
+type Student struct {
+	// Name is the submission folder's name; Dir its path.
+	Name string
+	Dir  string
+	// Result is the verdict, tied to what was graded (Result.Submission).
+	Result *grading.Result
+	// Attempts is 2 when a timed-out run was run again.
+	Attempts int
+}
+
+// Class is the outcome of grading a class.
+type Class struct {
+	Lesson   int
+	Sandbox  string
+	Jobs     int
+	MaxScore int
+	// TimeScale is the scale every deadline was multiplied by.
+	TimeScale float64
+	// Calibration is how the scale was found, or nil when it was given.
+	Calibration *Calibration
+	// Checks are the lesson's checks, in order (id and title).
+	Checks []grading.Check
+	// Students are sorted by name.
+	Students []*Student
+	// Ignored lists the entries of the submissions directory that are not
+	// submission folders (plain files), by name.
+	Ignored  []string
+	Duration time.Duration
+}
+
+// Grade grades every submission folder in dir. The error is for the lab's
+// own failures (no submissions, a broken lesson, a failed calibration, a
+// cancelled ctx); whatever a submission does wrong is in its Result.
+func Grade(ctx context.Context, dir string, opts Options) (*Class, error) {
+	started := time.Now()
+	if opts.Sandbox == nil {
+		return nil, errors.New("no sandbox to grade in")
+	}
+	lesson, err := grading.LoadLesson(opts.Lesson, opts.LessonDir)
+	if err != nil {
+		return nil, err
+	}
+	subs, ignored, err := List(dir, opts.Exclude)
+	if err != nil {
+		return nil, err
+	}
+	if len(subs) == 0 {
+		return nil, fmt.Errorf("%s holds no submission folders", dir)
+	}
+	if opts.Root != "" {
+		if opts.Root, err = filepath.Abs(opts.Root); err != nil {
+			return nil, fmt.Errorf("the mounted root: %w", err)
+		}
+		for _, s := range subs {
+			if !within(opts.Root, s.Dir) {
+				return nil, fmt.Errorf("the submission %s is not inside the mounted root %s", s.Dir, opts.Root)
+			}
+		}
+	}
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = DefaultJobs(opts.Sandbox)
+	}
+	jobs = min(jobs, len(subs))
+
+	root, err := os.MkdirTemp(opts.WorkDir, "mcplab-class-")
+	if err != nil {
+		return nil, fmt.Errorf("making the workspaces' folder: %w", err)
+	}
+	defer os.RemoveAll(root)
+	// The sandbox users must pass through to their own workspaces.
+	if err := os.Chmod(root, 0o711); err != nil {
+		return nil, fmt.Errorf("making the workspaces' folder: %w", err)
+	}
+
+	c := &Class{Lesson: lesson.Number, Sandbox: opts.Sandbox.Name(), Jobs: jobs, Checks: lesson.Checks, Ignored: ignored}
+	for _, ch := range lesson.Checks {
+		c.MaxScore += ch.Points
+	}
+	c.TimeScale = opts.TimeScale
+	if c.TimeScale <= 0 {
+		cal, err := calibrate(ctx, lesson, opts, root)
+		if err != nil {
+			return nil, err
+		}
+		c.Calibration = cal
+		c.TimeScale = cal.Scale
+	}
+
+	// A failure of the lab's own (not a student's) stops the other workers.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	g := &grader{opts: opts, lesson: lesson, scale: c.TimeScale, root: root}
+	c.Students = make([]*Student, len(subs))
+	next := make(chan int)
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	var firstErr error
+	for slot := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				st, err := g.student(ctx, slot, i, subs[i])
+				mu.Lock()
+				if err != nil {
+					if firstErr == nil {
+						firstErr = err
+						cancel(err)
+					}
+					mu.Unlock()
+					continue
+				}
+				c.Students[i] = st
+				done++
+				if opts.OnResult != nil {
+					opts.OnResult(done, len(subs), st)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for i := range subs {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil && !errors.Is(firstErr, context.Canceled) {
+		return nil, firstErr
+	}
+	if err := context.Cause(ctx); err != nil {
+		return nil, fmt.Errorf("grading stopped: %w", err)
+	}
+	c.Duration = time.Since(started)
+	return c, nil
+}
+
+// Folder is one submission folder: its name and its absolute path.
+type Folder struct {
+	Name, Dir string
+}
+
+// List returns the submission folders of dir, sorted by name, and the names
+// of the other entries it ignored. Hidden entries (a name that starts with
+// a dot) and the folders in exclude are left out without a word.
+func List(dir string, exclude []string) ([]Folder, []string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the submissions: %w", err)
+	}
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the submissions: %w", err)
+	}
+	skip := map[string]bool{}
+	for _, e := range exclude {
+		if a, err := filepath.Abs(e); err == nil {
+			skip[a] = true
+		}
+	}
+	var subs []Folder
+	var ignored []string
+	for _, e := range entries {
+		name := e.Name()
+		p := filepath.Join(abs, name)
+		if strings.HasPrefix(name, ".") || skip[p] {
+			continue
+		}
+		info, err := os.Stat(p) // follows a symlink to a folder
+		if err != nil || !info.IsDir() {
+			ignored = append(ignored, name)
+			continue
+		}
+		subs = append(subs, Folder{Name: name, Dir: p})
+	}
+	sort.Slice(subs, func(i, j int) bool { return subs[i].Name < subs[j].Name })
+	return subs, ignored, nil
+}
+
+func within(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// grader grades one submission at a time for a worker.
+type grader struct {
+	opts   Options
+	lesson *grading.Lesson
+	scale  float64
+	root   string
+}
+
+// buildOutputCap bounds the build output kept for the report.
+const buildOutputCap = 16 << 10
+
+// student grades one submission in slot. The error is for a cancelled ctx
+// or a broken lesson only.
+func (g *grader) student(ctx context.Context, slot, index int, sub Folder) (*Student, error) {
+	started := time.Now()
+	st := &Student{Name: sub.Name, Dir: sub.Dir}
+	ident := Identify(sub.Dir)
+	finish := func(res *grading.Result) (*Student, error) {
+		res.Submission = ident
+		res.DurationMS = time.Since(started).Milliseconds()
+		st.Result = res
+		return st, nil
+	}
+
+	run := filepath.Join(sub.Dir, "run")
+	if why := notRunnable(run); why != "" {
+		return finish(g.ungradable(grading.OutcomeCouldNotStart, why+
+			" A submission folder needs an executable file named run that starts the server on stdio (for example: #!/bin/sh, then exec python3 server.py)."))
+	}
+	work := filepath.Join(g.root, fmt.Sprintf("job-%04d", index))
+	defer os.RemoveAll(work)
+	if err := g.opts.Sandbox.Workspace(work, slot, g.seedFor(sub.Dir)); err != nil {
+		return finish(g.ungradable(grading.OutcomeCouldNotStart, "The grader could not prepare the submission's workspace: "+err.Error()+"."))
+	}
+	spec := sandbox.Spec{Dir: sub.Dir, Work: work, Slot: slot, Root: g.opts.Root, Share: g.opts.Share}
+
+	if res := g.build(ctx, spec); res != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return finish(res)
+	}
+
+	spec.Path, spec.Limits = run, g.opts.RunLimits
+	starter := g.opts.Sandbox.Starter(spec)
+	res, err := g.attempt(ctx, starter)
+	if err != nil {
+		return nil, err
+	}
+	st.Attempts = 1
+	if res.Outcome.Kind == grading.OutcomeTimeout {
+		again, err := g.attempt(ctx, starter)
+		if err != nil {
+			return nil, err
+		}
+		st.Attempts = 2
+		res = settle(res, again)
+	}
+	return finish(res)
+}
+
+// seedFor returns the Go seed cache for a submission that has a build step.
+func (g *grader) seedFor(dir string) string {
+	if _, err := os.Stat(filepath.Join(dir, "build")); err != nil {
+		return ""
+	}
+	return g.opts.GoSeed
+}
+
+// build runs the submission's build step, when it has one. It returns nil
+// when the build succeeded (or there is none), else the ungradable result.
+func (g *grader) build(ctx context.Context, spec sandbox.Spec) *grading.Result {
+	path := filepath.Join(spec.Dir, "build")
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if why := notRunnable(path); why != "" {
+		return g.ungradable(grading.OutcomeBuildFailed, why+" The build step must be an executable file named build (or be left out).")
+	}
+	spec.Path, spec.Limits = path, g.opts.BuildLimits.Or(sandbox.DefaultBuildLimits())
+	limit := g.opts.BuildTimeout
+	if limit <= 0 {
+		limit = 3 * time.Minute
+	}
+	limit = time.Duration(float64(limit) * g.scale)
+	r := sandbox.RunToEnd(ctx, g.opts.Sandbox.Starter(spec), limit, buildOutputCap)
+	var why string
+	switch {
+	case r.StartErr != nil:
+		why = fmt.Sprintf("The build step could not be started: %v.", r.StartErr)
+	case r.TimedOut:
+		why = fmt.Sprintf("The build step was still running after %v and was stopped.", limit.Round(time.Second))
+	case r.Exit.Reason != "":
+		why = fmt.Sprintf("The build step was %s.", r.Exit.Reason)
+	case !r.Exit.OK():
+		why = fmt.Sprintf("The build step %s.", r.Exit)
+	default:
+		return nil
+	}
+	out := strings.TrimSpace(r.Output)
+	if out == "" {
+		out = "(nothing)"
+	}
+	return Ungradable(g.lesson, grading.OutcomeBuildFailed, why, out)
+}
+
+// attempt is one grading run under the whole-run limit. Overshooting the
+// limit makes the result ungradable: every step of a run has a deadline of
+// its own, so only an overloaded machine gets there.
+func (g *grader) attempt(ctx context.Context, starter client.Starter) (*grading.Result, error) {
+	limit := runLimit(g.lesson, g.opts.Sweep, g.scale, g.opts.Sandbox.StartCost())
+	runCtx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	res, err := grading.Grade(runCtx, grading.Options{
+		Lesson: g.lesson.Number, LessonDir: g.opts.LessonDir, Starter: starter,
+		TimeScale: g.scale, Sweep: g.opts.Sweep, Seed: g.opts.Seed, MaxOutput: g.maxOutput(),
+	})
+	switch {
+	case err == nil:
+		return res, nil
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case runCtx.Err() != nil:
+		return g.ungradable(grading.OutcomeTimeout, fmt.Sprintf(
+			"The grading run went over its whole-run limit of %v and was stopped. Every step of a run has a deadline of its own, "+
+				"so this points at an overloaded machine rather than at the server: grade this submission again, or raise --time-scale.",
+			limit.Round(time.Second))), nil
+	}
+	return nil, err
+}
+
+func (g *grader) maxOutput() int64 {
+	if g.opts.MaxOutput > 0 {
+		return g.opts.MaxOutput
+	}
+	return 256 << 10
+}
+
+// The client's own deadlines (client.Options' defaults), which the
+// whole-run limit must leave room for.
+const (
+	readyWithin = 3 * time.Second
+	exitWithin  = 5 * time.Second
+	drainWithin = 2 * time.Second
+)
+
+// runLimit is the whole-run limit of grading one submission: one and a half
+// times the longest a run can last when every deadline of every scenario
+// runs out, plus ten seconds.
+func runLimit(lesson *grading.Lesson, sweeps int, scale float64, startCost time.Duration) time.Duration {
+	var total, longest time.Duration
+	for _, sc := range lesson.Scenarios {
+		d := startCost + readyWithin + designed(sc) + exitWithin + drainWithin
+		for _, st := range sc.Steps {
+			d += st.Within
+		}
+		total += d
+		longest = max(longest, d)
+	}
+	total += time.Duration(sweeps) * longest
+	return time.Duration(float64(total)*max(scale, 1)*1.5) + 10*time.Second
+}
+
+// ungradable is the result of a submission that could not be graded.
+func (g *grader) ungradable(kind grading.OutcomeKind, problem string) *grading.Result {
+	return Ungradable(g.lesson, kind, problem, "")
+}
+
+// Ungradable is the result of a submission that could not be graded: every
+// check skipped with the reason, no score, Gradable false. The problem
+// says why in a sentence or two; output, when set, is what the failing
+// step wrote, which the Problem then shows after the sentence.
+func Ungradable(lesson *grading.Lesson, kind grading.OutcomeKind, problem, output string) *grading.Result {
+	res := &grading.Result{Lesson: lesson.Number, Gradable: false, Problem: problem,
+		Outcome: grading.Outcome{Kind: kind, Detail: problem}}
+	if output != "" {
+		res.Problem += " Its output:\n" + output
+	}
+	for _, c := range lesson.Checks {
+		res.MaxScore += c.Points
+		res.Checks = append(res.Checks, grading.CheckResult{ID: c.ID, Title: c.Title, Status: grading.StatusSkip,
+			MaxPoints: c.Points, Message: "Not judged: the submission could not be graded (" + string(kind) + ").", Rule: c.Rule, Fix: c.Fix})
+	}
+	return res
+}
+
+// notRunnable says why path cannot be run, or "" when it can.
+func notRunnable(path string) string {
+	name := filepath.Base(path)
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Sprintf("The submission has no file named %s.", name)
+	case err != nil:
+		return fmt.Sprintf("The grader cannot read %s: %v.", name, err)
+	case info.IsDir():
+		return fmt.Sprintf("%s is a folder, not a program.", name)
+	case info.Mode().Perm()&0o111 == 0:
+		return fmt.Sprintf("%s is not executable (run chmod +x %s, and commit the mode: git update-index --chmod=+x %s).", name, name, name)
+	}
+	return ""
+}
+
+// settle weighs a timed-out run against its rerun. A rerun that did not
+// time out is kept (the first one met a deadline the second did not: the
+// machine, not the server, was slow); otherwise the first stays. Either
+// way the result is flaky when the two disagree.
+func settle(first, second *grading.Result) *grading.Result {
+	agree := first.Score == second.Score && first.Outcome.Kind == second.Outcome.Kind &&
+		slices.Equal(first.Failed(), second.Failed()) && first.Gradable == second.Gradable
+	keep := first
+	if second.Outcome.Kind != grading.OutcomeTimeout {
+		keep = second
+	}
+	if !agree {
+		keep.Flaky = true
+		keep.Outcome.Detail = strings.TrimSpace(keep.Outcome.Detail + fmt.Sprintf(
+			" This result is flaky: the first run timed out (%s, score %d), and the rerun ended %s with score %d.",
+			first.Outcome.Detail, first.Score, second.Outcome.Kind, second.Score))
+	}
+	return keep
+}
+
+// designed is how long a correct server's run of a scenario lasts by its
+// schedule: the time of its last send or close.
+func designed(sc *scenario.Scenario) time.Duration {
+	var d time.Duration
+	for _, st := range sc.Steps {
+		if st.Kind == scenario.StepSend || st.Kind == scenario.StepClose {
+			d = max(d, st.At)
+		}
+	}
+	return d
+}

@@ -1,0 +1,211 @@
+package class_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcplab/mcplab/grading/sandbox"
+)
+
+// testdata is the folder that holds the test submissions and the servers
+// their run scripts start by relative path.
+func testdata(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// expectation is one row of grading/testdata/submissions/EXPECTED.md.
+type expectation struct {
+	name, outcome, score string
+	failed, skipped      []string // "all" in skipped means every check
+}
+
+// readExpected parses the table of EXPECTED.md, the one account of what
+// each test submission must get.
+func readExpected(t testing.TB) map[string]expectation {
+	t.Helper()
+	f, err := os.Open(filepath.Join(testdata(t), "submissions", "EXPECTED.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	list := func(s string) []string {
+		s = strings.TrimSpace(s)
+		if s == "-" || s == "" {
+			return nil
+		}
+		var out []string
+		for _, x := range strings.Split(s, ",") {
+			out = append(out, strings.TrimSpace(x))
+		}
+		return out
+	}
+	rows := map[string]expectation{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		cells := strings.Split(sc.Text(), "|")
+		if len(cells) != 7 || strings.TrimSpace(cells[1]) == "Submission" || strings.HasPrefix(strings.TrimSpace(cells[1]), "---") {
+			continue
+		}
+		e := expectation{name: strings.TrimSpace(cells[1]), outcome: strings.TrimSpace(cells[2]), score: strings.TrimSpace(cells[3]),
+			failed: list(cells[4]), skipped: list(cells[5])}
+		rows[e.name] = e
+	}
+	if len(rows) < 10 {
+		t.Fatalf("EXPECTED.md: only %d rows read; has its table changed shape?", len(rows))
+	}
+	return rows
+}
+
+// processSandbox is a process sandbox whose launcher is the lab binary, as
+// in production (and never slowed by -race, unlike this test binary).
+func processSandbox(t testing.TB) sandbox.Sandbox {
+	t.Helper()
+	bin, err := labBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := sandbox.NewProcess([]string{bin, "grade-class", "sandbox-exec"})
+	t.Cleanup(func() { sb.Close() })
+	return sb
+}
+
+// containerSandbox skips the test when the container sandbox cannot run
+// (or fails it when MCPLAB_REQUIRE_DOCKER=1).
+func containerSandbox(t *testing.T) sandbox.Sandbox {
+	t.Helper()
+	if os.Getenv("MCPLAB_DOCKER_TESTS") == "off" {
+		t.Skip("MCPLAB_DOCKER_TESTS=off: container tests skipped on purpose")
+	}
+	if testing.Short() {
+		t.Skip("-short: container tests skipped")
+	}
+	c, err := sandbox.NewContainer(context.Background(), "")
+	if err != nil {
+		if os.Getenv("MCPLAB_REQUIRE_DOCKER") == "1" {
+			t.Fatalf("MCPLAB_REQUIRE_DOCKER=1, but: %v", err)
+		}
+		t.Skipf("container sandbox unavailable (start an engine with docker/engine.sh and build the image with docker/runner-image.sh): %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// goSeed warms this machine's seed Go cache once for the whole test binary
+// (the first time on a machine, that compiles part of the standard library).
+var goSeed = sync.OnceValues(func() (string, error) {
+	dir, err := sandbox.GoSeedDir()
+	if err != nil {
+		return "", err
+	}
+	return dir, sandbox.WarmGoCache(context.Background(), dir)
+})
+
+func seed(t testing.TB) string {
+	t.Helper()
+	dir, err := goSeed()
+	if err != nil {
+		t.Logf("no seed Go cache (Go builds start cold): %v", err)
+		return ""
+	}
+	return dir
+}
+
+// labDir is the folder TestMain makes for the lab binary the tests build,
+// and removes at the end.
+var labDir string
+
+// labBinary builds the lab once for the test binary: the process sandbox's
+// launcher ("lab grade-class sandbox-exec") and the reference server ("lab
+// serve reader") that calibration and the benchmarks run.
+var labBinary = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(labDir, "lab")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/lab")
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./cmd/lab: %w\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// reference is the reference server, for calibration.
+func reference(t testing.TB) []string {
+	t.Helper()
+	bin, err := labBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{bin, "serve", "reader"}
+}
+
+// openDir returns a fresh folder that every user may pass through and read,
+// so a program run as a sandbox user can reach it.
+func openDir(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// classOf makes a class in a fresh folder: SUBMISSIONS/NAME/FILE for each
+// entry of files (FILE "run" and "build" executable), with a link
+// "servers" beside SUBMISSIONS to the test servers, so run scripts written
+// like the test submissions (../../servers/...) work. It returns the
+// submissions folder.
+func classOf(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := openDir(t)
+	if err := os.Symlink(filepath.Join(testdata(t), "servers"), filepath.Join(dir, "servers")); err != nil {
+		t.Fatal(err)
+	}
+	subs := filepath.Join(dir, "submissions")
+	for path, content := range files {
+		p := filepath.Join(subs, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		mode := os.FileMode(0o644)
+		if b := filepath.Base(p); b == "run" || b == "build" {
+			mode = 0o755
+		}
+		if err := os.WriteFile(p, []byte(content), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return subs
+}
+
+// copyOf returns the files of test submissions, for classOf.
+func copyOf(t testing.TB, names ...string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	for _, n := range names {
+		entries, err := os.ReadDir(filepath.Join(testdata(t), "submissions", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			data, err := os.ReadFile(filepath.Join(testdata(t), "submissions", n, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[n+"/"+e.Name()] = string(data)
+		}
+	}
+	return files
+}

@@ -1,0 +1,31 @@
+package class_test
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+// TestMain turns testcontainers' Ryuk reaper off (it needs a registry; the
+// container sandbox removes its own containers), and makes the folder for
+// the lab binary the tests build (see labBinary), removed at the end.
+func TestMain(m *testing.M) {
+	if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
+		if err := os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true"); err != nil {
+			fmt.Fprintf(os.Stderr, "class tests: %v\n", err)
+			os.Exit(2)
+		}
+	}
+	dir, err := os.MkdirTemp("", "mcplab-class-test-")
+	if err == nil {
+		err = os.Chmod(dir, 0o755) // the sandbox users run the lab from here
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "class tests: %v\n", err)
+		os.Exit(2)
+	}
+	labDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}

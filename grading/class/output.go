@@ -1,0 +1,273 @@
+package class
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/grading/report"
+)
+
+// WriteCSV writes the gradebook: one row per student, sorted by name, with
+// the columns student, score, max_score, status (graded or ungradable) and
+// failed (the failed check ids, separated by ";"). An ungradable student's
+// score is left empty, so no spreadsheet takes "could not grade" for zero.
+func (c *Class) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"student", "score", "max_score", "status", "failed"}); err != nil {
+		return fmt.Errorf("writing grades.csv: %w", err)
+	}
+	for _, s := range c.sorted() {
+		r := s.Result
+		row := []string{s.Name, "", strconv.Itoa(r.MaxScore), "ungradable", ""}
+		if r.Gradable {
+			row[1], row[3], row[4] = strconv.Itoa(r.Score), "graded", strings.Join(r.Failed(), ";")
+		}
+		if err := cw.Write(row); err != nil {
+			return fmt.Errorf("writing grades.csv: %w", err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("writing grades.csv: %w", err)
+	}
+	return nil
+}
+
+func (c *Class) sorted() []*Student {
+	s := append([]*Student(nil), c.Students...)
+	sort.Slice(s, func(i, j int) bool { return s[i].Name < s[j].Name })
+	return s
+}
+
+// FileName is the name of a student's report in a format, inside the
+// student's own folder of the output: text.txt, json.json, junit.xml,
+// prairielearn.json, gradescope.json, exercism.json, github.txt (with the
+// job summary beside it in github-summary.md) and markdown.md. The
+// platforms' own file names (results.json for three of them) would
+// collide, so each file is named after its format.
+func FileName(format string) string {
+	switch format {
+	case report.FormatText, report.FormatGitHub:
+		return format + ".txt"
+	case report.FormatJUnit:
+		return format + ".xml"
+	case report.FormatMarkdown:
+		return format + ".md"
+	}
+	return format + ".json"
+}
+
+// WriteReports writes each student's result in every format asked for, as
+// DIR/STUDENT/FileName(format).
+func (c *Class) WriteReports(dir string, formats []string) error {
+	for _, s := range c.Students {
+		sd := filepath.Join(dir, s.Name)
+		if err := os.MkdirAll(sd, 0o755); err != nil {
+			return fmt.Errorf("writing %s's reports: %w", s.Name, err)
+		}
+		for _, f := range formats {
+			if err := writeReport(sd, f, s.Result); err != nil {
+				return fmt.Errorf("writing %s's %s report: %w", s.Name, f, err)
+			}
+		}
+	}
+	return nil
+}
+
+func writeReport(dir, format string, res *grading.Result) error {
+	var out, summary bytes.Buffer
+	opt := report.Options{}
+	if format == report.FormatGitHub {
+		opt.Summary = &summary
+	}
+	if err := report.Write(&out, format, res, opt); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, FileName(format)), out.Bytes(), 0o644); err != nil {
+		return err
+	}
+	if format == report.FormatGitHub {
+		return os.WriteFile(filepath.Join(dir, "github-summary.md"), summary.Bytes(), 0o644)
+	}
+	return nil
+}
+
+// Summary is what a teacher wants to know of a class at a glance.
+type Summary struct {
+	Students, Graded, Ungradable, Passed int
+	// Distribution counts the graded students by score, highest first.
+	Distribution []ScoreCount
+	// Failed counts, for each check that failed anywhere, how many graded
+	// students failed it: most often failed first.
+	Failed []CheckCount
+	// Outcomes counts the students by outcome kind, most frequent first.
+	Outcomes []OutcomeCount
+	// Flaky names the students whose result is flaky.
+	Flaky []string
+}
+
+// ScoreCount is one bar of the score distribution.
+type ScoreCount struct{ Score, Students int }
+
+// CheckCount is how many students failed a check.
+type CheckCount struct {
+	ID, Title string
+	Students  int
+}
+
+// OutcomeCount is how many students' runs ended one way.
+type OutcomeCount struct {
+	Kind     grading.OutcomeKind
+	Students int
+}
+
+// Summary tallies the class.
+func (c *Class) Summary() Summary {
+	s := Summary{Students: len(c.Students)}
+	scores := map[int]int{}
+	failed := map[string]int{}
+	outcomes := map[grading.OutcomeKind]int{}
+	for _, st := range c.sorted() {
+		r := st.Result
+		outcomes[r.Outcome.Kind]++
+		if r.Flaky {
+			s.Flaky = append(s.Flaky, st.Name)
+		}
+		if !r.Gradable {
+			s.Ungradable++
+			continue
+		}
+		s.Graded++
+		scores[r.Score]++
+		if len(r.Failed()) == 0 {
+			s.Passed++
+		}
+		for _, id := range r.Failed() {
+			failed[id]++
+		}
+	}
+	for score, n := range scores {
+		s.Distribution = append(s.Distribution, ScoreCount{score, n})
+	}
+	sort.Slice(s.Distribution, func(i, j int) bool { return s.Distribution[i].Score > s.Distribution[j].Score })
+	for _, ch := range c.Checks {
+		if n := failed[ch.ID]; n > 0 {
+			s.Failed = append(s.Failed, CheckCount{ch.ID, ch.Title, n})
+		}
+	}
+	sort.SliceStable(s.Failed, func(i, j int) bool { return s.Failed[i].Students > s.Failed[j].Students })
+	for k, n := range outcomes {
+		s.Outcomes = append(s.Outcomes, OutcomeCount{k, n})
+	}
+	sort.Slice(s.Outcomes, func(i, j int) bool {
+		if s.Outcomes[i].Students != s.Outcomes[j].Students {
+			return s.Outcomes[i].Students > s.Outcomes[j].Students
+		}
+		return s.Outcomes[i].Kind < s.Outcomes[j].Kind
+	})
+	return s
+}
+
+// WriteSummary writes the class summary as Markdown: counts, how the
+// deadlines were set, the score distribution, the checks most often failed,
+// the outcomes, and one line per student.
+func (c *Class) WriteSummary(w io.Writer) error {
+	s := c.Summary()
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Lesson %d: class summary\n\n", c.Lesson)
+	fmt.Fprintf(&b, "%d submission(s) graded in %s with the %s sandbox, %d at a time.\n\n",
+		s.Students, c.Duration.Round(100*time.Millisecond), c.Sandbox, c.Jobs)
+	if cal := c.Calibration; cal != nil {
+		fmt.Fprintf(&b, "Deadlines × %.2f, calibrated: the reference server took %s here against %s designed (scale = max(1, %.2f × measured / designed)).\n\n",
+			c.TimeScale, cal.Measured.Round(time.Millisecond), cal.Designed.Round(time.Millisecond), CalibrationFactor)
+	} else {
+		fmt.Fprintf(&b, "Deadlines × %.2f, as asked.\n\n", c.TimeScale)
+	}
+	fmt.Fprintf(&b, "- Graded: %d (every check passed: %d)\n", s.Graded, s.Passed)
+	fmt.Fprintf(&b, "- Could not grade: %d (no score: see each student's report for why)\n", s.Ungradable)
+	if len(s.Flaky) > 0 {
+		names := make([]string, len(s.Flaky))
+		for i, n := range s.Flaky {
+			names[i] = mdText(n)
+		}
+		fmt.Fprintf(&b, "- Flaky (a run timed out and its rerun disagreed): %d: %s\n", len(s.Flaky), strings.Join(names, ", "))
+	}
+	if len(c.Ignored) > 0 {
+		names := make([]string, len(c.Ignored))
+		for i, n := range c.Ignored {
+			names[i] = mdText(n)
+		}
+		fmt.Fprintf(&b, "- Not submission folders, ignored: %s\n", strings.Join(names, ", "))
+	}
+
+	fmt.Fprintf(&b, "\n## Score distribution\n\n")
+	if len(s.Distribution) == 0 {
+		fmt.Fprintf(&b, "No student could be graded.\n")
+	} else {
+		fmt.Fprintf(&b, "| score | students | |\n|---:|---:|:---|\n")
+		for _, d := range s.Distribution {
+			fmt.Fprintf(&b, "| %d/%d | %d | %s |\n", d.Score, c.MaxScore, d.Students, strings.Repeat("█", d.Students))
+		}
+	}
+
+	fmt.Fprintf(&b, "\n## Checks most often failed\n\n")
+	if len(s.Failed) == 0 {
+		fmt.Fprintf(&b, "No graded student failed any check.\n")
+	} else {
+		fmt.Fprintf(&b, "| check | students who failed it | what it asks |\n|:---|---:|:---|\n")
+		for _, f := range s.Failed {
+			fmt.Fprintf(&b, "| `%s` | %d of %d | %s |\n", f.ID, f.Students, s.Graded, mdText(f.Title))
+		}
+	}
+
+	fmt.Fprintf(&b, "\n## Outcomes\n\n| outcome | students |\n|:---|---:|\n")
+	for _, o := range s.Outcomes {
+		fmt.Fprintf(&b, "| %s | %d |\n", o.Kind, o.Students)
+	}
+
+	fmt.Fprintf(&b, "\n## Students\n\n| student | score | outcome | failed checks |\n|:---|---:|:---|:---|\n")
+	for _, st := range c.sorted() {
+		r := st.Result
+		score := "—"
+		if r.Gradable {
+			score = fmt.Sprintf("%d/%d", r.Score, r.MaxScore)
+		}
+		kind := string(r.Outcome.Kind)
+		if r.Flaky {
+			kind += " (flaky)"
+		}
+		failed := strings.Join(r.Failed(), ", ")
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdText(st.Name), score, kind, failed)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdText makes a name safe in Markdown text and tables: control characters
+// shown as escapes, and the characters Markdown or HTML would act on
+// escaped with a backslash.
+func mdText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == unicode.ReplacementChar || !unicode.IsPrint(r) && r != ' ':
+			fmt.Fprintf(&b, "\\u%04x", r)
+		case strings.ContainsRune("\\`*_{}[]()<>#+-.!|~&", r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,192 @@
+package class_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/grading/class"
+	"github.com/mcplab/mcplab/grading/sandbox"
+)
+
+// timingBound lists the submissions whose verdict depends on how the
+// machine and the transport time things, not on the grader, with what must
+// hold all the same: the outcomes allowed besides EXPECTED.md's, and the
+// checks that fail whatever the timing.
+//
+//   - chunk-as-line treats each read as a line. The client sends a chunk
+//     only once the server has read the last one, when the process can say
+//     so (the process sandbox's pipes can); a container's attach stream
+//     cannot, so there two chunks sent 10 ms apart may reach the server in
+//     one read on a loaded machine: a request is lost and an await runs out
+//     of time. The outcome may be timeout, and more checks may fail.
+//   - crash-on-bad-json dies on a line sent at 40 ms, racing a wait that
+//     answers at 80 ms and stdin's close at 200 ms. On a loaded machine the
+//     wait may answer first (methods.wait passes), or the exit may reach
+//     the grader after the close (a bad exit status rather than an early
+//     exit: the outcome is wrong-answers).
+var timingBound = map[string]struct {
+	onlyContainer bool
+	outcomes      []string
+	mustFail      []string
+}{
+	"go-chunk-as-line":     {true, []string{"timeout"}, []string{"framing.split-message", "framing.many-per-chunk"}},
+	"go-crash-on-bad-json": {false, []string{"wrong-answers"}, []string{"framing.many-per-chunk", "errors.parse", "lifecycle.exit-on-eof"}},
+	"py-crash-on-bad-json": {false, []string{"wrong-answers"}, []string{"framing.many-per-chunk", "errors.parse", "lifecycle.exit-on-eof"}},
+}
+
+// checkVerdicts grades every test submission in sb and compares each result
+// with EXPECTED.md: outcome, score, failed and skipped checks, gradable,
+// attempts (a timeout is rerun once, nothing else is), and what was graded.
+func checkVerdicts(t *testing.T, sb sandbox.Sandbox, jobs int) {
+	want := readExpected(t)
+	opts := class.Options{Sandbox: sb, Jobs: jobs, Reference: reference(t), GoSeed: seed(t)}
+	if sb.Name() == "container" {
+		opts.Root = testdata(t) // the run scripts use ../../servers
+	}
+	c, err := class.Grade(context.Background(), filepath.Join(testdata(t), "submissions"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Calibration == nil || c.TimeScale < 1 {
+		t.Fatalf("calibration = %+v, scale %v", c.Calibration, c.TimeScale)
+	}
+	t.Logf("%s sandbox: reference graded in %v (designed %v): deadlines × %.2f; class graded in %v",
+		sb.Name(), c.Calibration.Measured, c.Calibration.Designed, c.TimeScale, c.Duration)
+	if !slices.Equal(c.Ignored, []string{"EXPECTED.md"}) {
+		t.Errorf("ignored = %q, want only EXPECTED.md", c.Ignored)
+	}
+	got := map[string]*class.Student{}
+	for _, s := range c.Students {
+		got[s.Name] = s
+	}
+	for name, w := range want {
+		s := got[name]
+		if s == nil {
+			t.Errorf("%s: not graded", name)
+			continue
+		}
+		for _, problem := range verdictProblems(name, sb.Name(), w, s) {
+			t.Errorf("%s (%s sandbox): %s", describe(s), sb.Name(), problem)
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("%s was graded but EXPECTED.md does not list it", name)
+		}
+	}
+	if len(c.Students) != len(want) {
+		t.Errorf("%d students graded, EXPECTED.md lists %d", len(c.Students), len(want))
+	}
+}
+
+// describe sums a student's result up for a test failure.
+func describe(s *class.Student) string {
+	r := s.Result
+	return fmt.Sprintf("%s: outcome %s (%s), score %d/%d, failed %v, gradable %v, attempts %d",
+		s.Name, r.Outcome.Kind, r.Outcome.Detail, r.Score, r.MaxScore, r.Failed(), r.Gradable, s.Attempts)
+}
+
+// verdictProblems compares a student's result with an expectation of
+// EXPECTED.md, with the leniency timingBound grants the submission in the
+// named sandbox.
+func verdictProblems(name, sandboxName string, w expectation, s *class.Student) []string {
+	var problems []string
+	fail := func(format string, a ...any) { problems = append(problems, fmt.Sprintf(format, a...)) }
+	r := s.Result
+	if r.Submission == nil || r.Submission.Name != s.Name || !strings.HasPrefix(r.Submission.Hash, "sha256:") {
+		fail("submission = %+v", r.Submission)
+	}
+	tb, bound := timingBound[name]
+	if tb.onlyContainer && sandboxName != "container" {
+		bound = false
+	}
+	if !(string(r.Outcome.Kind) == w.outcome || bound && slices.Contains(tb.outcomes, string(r.Outcome.Kind))) {
+		fail("want outcome %s", w.outcome)
+	}
+	if w.score == "-" {
+		if r.Gradable || r.Score != 0 || len(r.Failed()) != 0 {
+			fail("want ungradable, no score")
+		}
+		if skipped(r) != len(r.Checks) {
+			fail("want every check skipped")
+		}
+		if r.Problem == "" {
+			fail("an ungradable result must say why")
+		}
+		return problems
+	}
+	if !r.Gradable {
+		fail("want gradable")
+	}
+	if bound {
+		for _, id := range tb.mustFail {
+			if !slices.Contains(r.Failed(), id) {
+				fail("want %s among the failed checks, whatever the timing", id)
+			}
+		}
+		return problems
+	}
+	if !slices.Equal(r.Failed(), w.failed) {
+		fail("want failed %v", w.failed)
+	}
+	if got := fmt.Sprintf("%d/%d", r.Score, r.MaxScore); got != w.score {
+		fail("want score %s", w.score)
+	}
+	for _, id := range w.skipped {
+		if st := status(r, id); st != grading.StatusSkip {
+			fail("check %s is %s, want skip", id, st)
+		}
+	}
+	if skipped(r) != len(w.skipped) {
+		fail("%d checks skipped, want %v", skipped(r), w.skipped)
+	}
+	wantAttempts := 1
+	if w.outcome == string(grading.OutcomeTimeout) {
+		wantAttempts = 2
+	}
+	if s.Attempts != wantAttempts {
+		fail("want %d attempt(s): only a timeout is run again", wantAttempts)
+	}
+	if r.Flaky {
+		fail("flaky")
+	}
+	return problems
+}
+
+func skipped(r *grading.Result) int {
+	n := 0
+	for _, c := range r.Checks {
+		if c.Status == grading.StatusSkip {
+			n++
+		}
+	}
+	return n
+}
+
+func status(r *grading.Result, id string) grading.Status {
+	for _, c := range r.Checks {
+		if c.ID == id {
+			return c.Status
+		}
+	}
+	return "missing"
+}
+
+func TestVerdictsProcessSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: grading the test class takes about a minute")
+	}
+	t.Parallel()
+	checkVerdicts(t, processSandbox(t), 10)
+}
+
+func TestVerdictsContainerSandbox(t *testing.T) {
+	sb := containerSandbox(t)
+	t.Parallel()
+	checkVerdicts(t, sb, 5)
+}

@@ -1,0 +1,355 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/docker/go-units"
+	"github.com/moby/moby/api/pkg/stdcopy"
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/api/types/mount"
+	"github.com/moby/moby/client"
+	"github.com/testcontainers/testcontainers-go"
+
+	labclient "github.com/mcplab/mcplab/lab/client"
+)
+
+// DefaultImage is the image the container sandbox runs programs in: Debian
+// with bash, coreutils and python3, and a user "runner" (uid 65532), built
+// by docker/runner-image.sh without any registry.
+const DefaultImage = "mcplab/runner:bookworm"
+
+// DefaultContainerUser is the user programs run as in the container
+// sandbox when the grader runs as root (the image's "runner").
+const DefaultContainerUser = 65532
+
+// containerPath is PATH inside the container; the host's Go toolchain, when
+// there is one, goes first.
+const containerPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+// ErrNoEngine is returned by NewContainer when no Docker engine answers.
+var ErrNoEngine = errors.New("no Docker engine answers")
+
+// Container is the container sandbox: each program runs in a container of
+// its own, created through testcontainers-go, with no network, a memory
+// limit with no swap, a pids limit, one CPU, a read-only root file system
+// with a small tmpfs on /tmp, no capabilities, no-new-privileges, an init
+// process that reaps zombies, and no log driver (its output reaches only
+// the grader). Programs run as DefaultContainerUser, or as the grader's own
+// user when the grader is not root (so the grader can delete what they
+// write).
+//
+// Host paths keep their names inside the container: Spec.Root (the
+// submission folder by default) is mounted read-only at its own path, the
+// workspace read-write at its own path, the host's Go installation
+// read-only at its own path (so a build sees the GOROOT the seed cache was
+// compiled against), and each Spec.Share read-only. A run script therefore
+// finds its files where it would outside the container.
+//
+// A container killed by the kernel for memory ends with Exit.Reason
+// "killed for using more than N MiB of memory". An exit status of 128+N
+// from the container's init is reported as signal N.
+type Container struct {
+	// Image is the image to run; empty means DefaultImage.
+	Image string
+
+	cli    *testcontainers.DockerClient
+	goroot string
+}
+
+// NewContainer connects to the Docker engine and checks that the image is
+// there. testcontainers-go would start its Ryuk reaper, whose image must be
+// pulled from a registry: set TESTCONTAINERS_RYUK_DISABLED=true before the
+// first call (the sandbox removes its own containers). The error wraps
+// ErrNoEngine when no engine answers.
+func NewContainer(ctx context.Context, image string) (*Container, error) {
+	if image == "" {
+		image = DefaultImage
+	}
+	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoEngine, err)
+	}
+	if _, err := cli.Ping(ctx, client.PingOptions{}); err != nil {
+		cli.Close()
+		return nil, fmt.Errorf("%w: %v", ErrNoEngine, err)
+	}
+	if _, err := cli.ImageInspect(ctx, image); err != nil {
+		cli.Close()
+		return nil, fmt.Errorf("the container sandbox's image %s is not on this machine (docker/runner-image.sh builds it): %w", image, err)
+	}
+	return &Container{Image: image, cli: cli, goroot: goRoot()}, nil
+}
+
+// Name returns "container".
+func (*Container) Name() string { return "container" }
+
+// StartCost is the time creating, attaching and starting a container takes
+// on an unloaded machine.
+func (*Container) StartCost() time.Duration { return 600 * time.Millisecond }
+
+// Close closes the connection to the engine.
+func (c *Container) Close() error { return c.cli.Close() }
+
+func (c *Container) user() (int, int) {
+	if os.Geteuid() == 0 {
+		return DefaultContainerUser, DefaultContainerUser
+	}
+	return os.Geteuid(), os.Getegid()
+}
+
+// Workspace creates dir for a job and gives it to the container's user.
+func (c *Container) Workspace(dir string, _ int, goSeed string) error {
+	uid, gid := -1, -1
+	if os.Geteuid() == 0 {
+		uid, gid = c.user()
+	}
+	return mkWorkspace(dir, uid, gid, goSeed)
+}
+
+// Starter returns a Starter that runs spec's program in a new container at
+// each Start.
+func (c *Container) Starter(spec Spec) labclient.Starter {
+	return &containerStarter{c: c, spec: spec}
+}
+
+type containerStarter struct {
+	c    *Container
+	spec Spec
+}
+
+// silentLogger keeps testcontainers' progress lines out of the grader's
+// output.
+type silentLogger struct{}
+
+func (silentLogger) Printf(string, ...any) {}
+
+// streamBuffer is how much of each output stream the sandbox holds for a
+// grader that has not read it yet.
+const streamBuffer = 1 << 20
+
+// apiWithin bounds every call to the engine that is not the run itself.
+const apiWithin = 30 * time.Second
+
+func (cs *containerStarter) Start(ctx context.Context) (labclient.Process, error) {
+	spec := cs.spec
+	lim := spec.Limits.orDefaults()
+	root := spec.Root
+	if root == "" {
+		root = spec.Dir
+	}
+	path := spec.Path
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(spec.Dir, path)
+	}
+	uid, gid := cs.c.user()
+	var mounts []mount.Mount
+	seen := map[string]bool{}
+	bind := func(path string, readOnly bool) {
+		if path == "" || seen[path] {
+			return
+		}
+		seen[path] = true
+		mounts = append(mounts, mount.Mount{Type: mount.TypeBind, Source: path, Target: path, ReadOnly: readOnly})
+	}
+	bind(spec.Work, false)
+	bind(root, true)
+	bind(cs.c.goroot, true)
+	for _, s := range spec.Share {
+		bind(s, true)
+	}
+	pids := int64(lim.Procs)
+	init := true
+	req := testcontainers.GenericContainerRequest{
+		ContainerRequest: testcontainers.ContainerRequest{
+			Image:  cs.c.Image,
+			Cmd:    append([]string{path}, spec.Args...),
+			Labels: map[string]string{"mcplab.sandbox": "grade-class"},
+			ConfigModifier: func(cfg *container.Config) {
+				cfg.OpenStdin, cfg.StdinOnce = true, true
+				cfg.AttachStdin, cfg.AttachStdout, cfg.AttachStderr = true, true, true
+				cfg.Tty = false
+				cfg.User = fmt.Sprintf("%d:%d", uid, gid)
+				cfg.WorkingDir = spec.Dir
+				cfg.Env = env(spec.Work, cs.c.goroot, containerPath)
+			},
+			HostConfigModifier: func(hc *container.HostConfig) {
+				hc.NetworkMode = "none"
+				hc.Mounts = mounts
+				hc.Tmpfs = map[string]string{"/tmp": "rw,noexec,nosuid,nodev,size=64m"}
+				hc.ReadonlyRootfs = true
+				hc.CapDrop = []string{"ALL"}
+				hc.SecurityOpt = []string{"no-new-privileges"}
+				hc.Init = &init
+				hc.LogConfig = container.LogConfig{Type: "none"}
+				hc.Memory = lim.Memory
+				hc.MemorySwap = lim.Memory
+				hc.PidsLimit = &pids
+				hc.NanoCPUs = 1e9
+				hc.Ulimits = []*container.Ulimit{
+					{Name: "core", Soft: 0, Hard: 0},
+					{Name: "nofile", Soft: int64(lim.Files), Hard: int64(lim.Files)},
+					{Name: "fsize", Soft: lim.FileSize, Hard: lim.FileSize},
+				}
+			},
+		},
+		Logger: silentLogger{},
+	}
+	apiCtx, cancel := context.WithTimeout(ctx, apiWithin)
+	defer cancel()
+	ctr, err := testcontainers.GenericContainer(apiCtx, req)
+	if err != nil {
+		if ctr != nil {
+			cs.c.remove(ctr.GetContainerID())
+		}
+		return nil, fmt.Errorf("creating the container: %w", err)
+	}
+	id := ctr.GetContainerID()
+	att, err := cs.c.cli.ContainerAttach(apiCtx, id, client.ContainerAttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
+	if err != nil {
+		cs.c.remove(id)
+		return nil, fmt.Errorf("attaching to the container: %w", err)
+	}
+	if err := ctr.Start(apiCtx); err != nil {
+		att.Close()
+		cs.c.remove(id)
+		return nil, fmt.Errorf("starting the container: %w", err)
+	}
+
+	p := &containerProcess{c: cs.c, id: id, att: att.HijackedResponse,
+		stdout: newStream(streamBuffer), stderr: newStream(streamBuffer),
+		done: make(chan struct{}), copied: make(chan struct{}), memory: lim.Memory}
+	go func() {
+		_, err := stdcopy.StdCopy(p.stdout, p.stderr, att.Reader)
+		// Whatever the demultiplexer made of the rest, the connection is
+		// read to its end, so the engine is never kept waiting.
+		_, _ = io.Copy(io.Discard, att.Reader)
+		p.stdout.closeWrite(err)
+		p.stderr.closeWrite(err)
+		close(p.copied)
+	}()
+	go p.watch()
+	go func() {
+		select {
+		case <-ctx.Done():
+			p.Kill()
+		case <-p.done:
+		}
+	}()
+	return p, nil
+}
+
+// remove deletes a container, running or not.
+func (c *Container) remove(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), apiWithin)
+	defer cancel()
+	_, _ = c.cli.ContainerRemove(ctx, id, client.ContainerRemoveOptions{Force: true})
+}
+
+type containerProcess struct {
+	c              *Container
+	id             string
+	att            client.HijackedResponse
+	stdout, stderr *stream
+	done           chan struct{} // closed when the exit is known
+	copied         chan struct{} // closed when the output stream ended
+	exit           labclient.Exit
+	memory         int64
+	killOnce       sync.Once
+	closeOnce      sync.Once
+}
+
+// watch waits for the container to stop, reads how it ended, lets the last
+// of its output through, and removes it.
+func (p *containerProcess) watch() {
+	ctx := context.Background()
+	wr := p.c.cli.ContainerWait(ctx, p.id, client.ContainerWaitOptions{Condition: container.WaitConditionNotRunning})
+	select {
+	case r := <-wr.Result:
+		code := int(r.StatusCode)
+		oom := false
+		if code == 128+int(syscall.SIGKILL) {
+			// Killed: by the grader, or by the kernel for memory? Only
+			// the container's state tells.
+			ictx, cancel := context.WithTimeout(ctx, apiWithin)
+			if insp, err := p.c.cli.ContainerInspect(ictx, p.id, client.ContainerInspectOptions{}); err == nil {
+				oom = insp.Container.State.OOMKilled
+			}
+			cancel()
+		}
+		p.exit = containerExit(code, oom, p.memory)
+	case err := <-wr.Error:
+		p.exit = labclient.Exit{Code: -1, Err: fmt.Errorf("waiting for the container: %w", err)}
+	}
+	close(p.done)
+	t := time.NewTimer(5 * time.Second)
+	select {
+	case <-p.copied:
+	case <-t.C:
+	}
+	t.Stop()
+	p.c.remove(p.id)
+	p.closeConn()
+}
+
+// containerExit turns a container's end into an Exit.
+func containerExit(code int, oomKilled bool, memory int64) labclient.Exit {
+	var e labclient.Exit
+	switch {
+	case code > 128 && code < 128+65:
+		e = labclient.Exit{Code: -1, Signal: syscall.Signal(code - 128).String()}
+	default:
+		e = labclient.Exit{Code: code}
+	}
+	if oomKilled {
+		e.Reason = fmt.Sprintf("killed for using more than %s of memory (the container's limit)", units.BytesSize(float64(memory)))
+	}
+	return e
+}
+
+func (p *containerProcess) closeConn() { p.closeOnce.Do(func() { p.att.Close() }) }
+
+func (p *containerProcess) Stdin() io.WriteCloser { return stdinCloser{p} }
+func (p *containerProcess) Stdout() io.Reader     { return p.stdout }
+func (p *containerProcess) Stderr() io.Reader     { return p.stderr }
+
+func (p *containerProcess) Wait() labclient.Exit {
+	<-p.done
+	return p.exit
+}
+
+// Kill kills the container; watch then removes it. Output that comes
+// after the kill is dropped, so a grader that stopped reading (a flood) does
+// not hold the container's end up.
+func (p *containerProcess) Kill() {
+	p.killOnce.Do(func() {
+		p.stdout.drop()
+		p.stderr.drop()
+		ctx, cancel := context.WithTimeout(context.Background(), apiWithin)
+		defer cancel()
+		if _, err := p.c.cli.ContainerKill(ctx, p.id, client.ContainerKillOptions{Signal: "KILL"}); err != nil {
+			// Already stopped, or the engine failed: removing ends it either way.
+			p.c.remove(p.id)
+		}
+	})
+}
+
+// CloseOutput stops reading the container's output.
+func (p *containerProcess) CloseOutput() {
+	p.stdout.Close()
+	p.stderr.Close()
+	p.closeConn()
+}
+
+// stdinCloser writes to the container's stdin; Close sends end of input.
+type stdinCloser struct{ p *containerProcess }
+
+func (s stdinCloser) Write(b []byte) (int, error) { return s.p.att.Conn.Write(b) }
+func (s stdinCloser) Close() error                { return s.p.att.CloseWrite() }

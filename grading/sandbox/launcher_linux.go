@@ -1,0 +1,334 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The launcher's two extra file descriptors: it reports on status (one
+// "ok PID" line once the program runs, or "error: ..." when it cannot
+// start, then "exit code N" or "exit signal NAME" at the end), and it reads
+// lifeline, whose end (the grader closed it, or the grader died) means
+// "stop the program now".
+const (
+	statusFD   = 3
+	lifelineFD = 4
+)
+
+// Main is the sandbox launcher: the process sandbox runs every program as
+//
+//	LAUNCHER -uid U -gid G -nproc N -data BYTES -fsize BYTES -nofile N -dir DIR -- PROGRAM ARGS...
+//
+// where LAUNCHER re-executes the lab binary (lab grade-class sandbox-exec,
+// or a test binary that calls Main). The launcher makes itself the
+// subreaper of everything the program starts, sets the resource limits,
+// starts the program in a process group of its own (as user U and group G
+// when they are set, which needs root), and waits. When the program ends,
+// or the grader closes the lifeline, it kills every process the program
+// left behind (its process group, every process of user U, and every
+// orphan that was handed to the launcher), reaps them all, reports how the
+// program ended and exits. Args are the arguments after the launcher's own
+// name; the result is the launcher's exit status.
+func Main(args []string) int {
+	var st syscall.Stat_t
+	if syscall.Fstat(statusFD, &st) != nil || syscall.Fstat(lifelineFD, &st) != nil {
+		fmt.Fprintln(os.Stderr, "sandbox-exec: only the grader runs this (it needs file descriptors 3 and 4)")
+		return 125
+	}
+	syscall.CloseOnExec(statusFD)
+	syscall.CloseOnExec(lifelineFD)
+	status := os.NewFile(statusFD, "status")
+	life := os.NewFile(lifelineFD, "lifeline")
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(status, "error: "+format+"\n", a...)
+		return 125
+	}
+
+	fs := flag.NewFlagSet("sandbox-exec", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	uid := fs.Int("uid", -1, "user to run the program as (-1: keep)")
+	gid := fs.Int("gid", -1, "group to run the program as (-1: keep)")
+	nproc := fs.Int("nproc", 0, "RLIMIT_NPROC (0: unchanged)")
+	data := fs.Int64("data", 0, "RLIMIT_DATA in bytes (0: unchanged)")
+	fsize := fs.Int64("fsize", 0, "RLIMIT_FSIZE in bytes (0: unchanged)")
+	nofile := fs.Int("nofile", 0, "RLIMIT_NOFILE (0: unchanged)")
+	dir := fs.String("dir", "", "working directory of the program")
+	if err := fs.Parse(args); err != nil {
+		return fail("sandbox-exec: %v", err)
+	}
+	argv := fs.Args()
+	if len(argv) == 0 {
+		return fail("sandbox-exec: no program to run")
+	}
+
+	if err := setSubreaper(); err != nil {
+		return fail("sandbox-exec: %v", err)
+	}
+	// The launcher lives under the limits for a moment (see below), so
+	// they never go below what it needs itself.
+	if *data > 0 {
+		*data = max(*data, MinMemory)
+	}
+	if *nofile > 0 {
+		*nofile = max(*nofile, MinFiles)
+	}
+	limits := []struct {
+		name     string
+		resource int
+		value    uint64
+	}{
+		{"core", syscall.RLIMIT_CORE, 0},
+		{"nproc", rlimitNPROC, uint64(max(*nproc, 0))},
+		{"data", syscall.RLIMIT_DATA, uint64(max(*data, 0))},
+		{"fsize", syscall.RLIMIT_FSIZE, uint64(max(*fsize, 0))},
+		{"nofile", syscall.RLIMIT_NOFILE, uint64(max(*nofile, 0))},
+	}
+	// The program inherits the launcher's limits, so the launcher takes
+	// them on just before it starts the program. As root it gives them
+	// back right after, so its own clean-up never runs short; without root
+	// it cannot raise a hard limit again, and keeps them (it needs little).
+	saved := map[int]syscall.Rlimit{}
+	for _, l := range limits {
+		if l.value == 0 && l.resource != syscall.RLIMIT_CORE {
+			continue
+		}
+		var old syscall.Rlimit
+		if err := syscall.Getrlimit(l.resource, &old); err == nil {
+			saved[l.resource] = old
+		}
+		if err := setLimit(l.resource, l.value); err != nil {
+			return fail("sandbox-exec: setting RLIMIT_%s to %d: %v", strings.ToUpper(l.name), l.value, err)
+		}
+	}
+	restore := func() {
+		if os.Geteuid() != 0 {
+			return
+		}
+		for resource, old := range saved {
+			_ = syscall.Setrlimit(resource, &old)
+		}
+	}
+
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = *dir
+	cmd.Env = os.Environ()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	attr := &syscall.SysProcAttr{Setpgid: true}
+	if *uid >= 0 {
+		g := *gid
+		if g < 0 {
+			g = *uid
+		}
+		attr.Credential = &syscall.Credential{Uid: uint32(*uid), Gid: uint32(g), Groups: []uint32{}}
+	}
+	cmd.SysProcAttr = attr
+	err := cmd.Start()
+	restore()
+	if err != nil {
+		who := ""
+		if *uid >= 0 {
+			who = fmt.Sprintf(" as uid %d (the submission folder and every folder above it must be readable by that user)", *uid)
+		}
+		return fail("cannot start %s%s: %v", argv[0], who, unwrapExec(err))
+	}
+	child := cmd.Process.Pid
+	fmt.Fprintf(status, "ok %d\n", child)
+
+	// One goroutine reaps every child, the program and the orphans alike;
+	// cmd.Wait is never called, so no exit status is taken from it.
+	exited := make(chan syscall.WaitStatus, 1)
+	reaped := make(chan struct{}, 1)
+	allGone := make(chan struct{})
+	go reapAll(child, exited, reaped, allGone)
+
+	stop := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(io.Discard, life)
+		close(stop)
+	}()
+
+	var ws syscall.WaitStatus
+	stopped := false
+	select {
+	case ws = <-exited:
+	case <-stop:
+		stopped = true
+	}
+	// Kill whatever is left: the process group, every process of the
+	// slot's user, every orphan handed to us. Again after each reaping, in
+	// case something forked while the first round was on its way.
+	sweep := func() {
+		_ = syscall.Kill(-child, syscall.SIGKILL)
+		if *uid > 0 {
+			killUser(*uid)
+		}
+		killChildren()
+	}
+	sweep()
+	deadline := time.NewTimer(cleanupWithin)
+	defer deadline.Stop()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+cleanup:
+	for {
+		select {
+		case <-allGone:
+			break cleanup
+		case <-reaped:
+			sweep()
+		case <-tick.C:
+			sweep()
+		case <-deadline.C:
+			fmt.Fprintf(status, "note: some processes did not die within %v of SIGKILL\n", cleanupWithin)
+			break cleanup
+		}
+	}
+	if stopped {
+		select {
+		case ws = <-exited:
+		default:
+			fmt.Fprintln(status, "exit signal killed")
+			return 0
+		}
+	}
+	switch {
+	case ws.Signaled():
+		fmt.Fprintf(status, "exit signal %s\n", ws.Signal())
+	default:
+		fmt.Fprintf(status, "exit code %d\n", ws.ExitStatus())
+	}
+	return 0
+}
+
+// rlimitNPROC is RLIMIT_NPROC, which package syscall does not name.
+const rlimitNPROC = 6
+
+func setLimit(resource int, value uint64) error {
+	var cur syscall.Rlimit
+	if err := syscall.Getrlimit(resource, &cur); err != nil {
+		return err
+	}
+	lim := syscall.Rlimit{Cur: value, Max: value}
+	if os.Geteuid() != 0 && value > cur.Max {
+		// Only root may raise a hard limit; keep the lower one.
+		lim = syscall.Rlimit{Cur: cur.Max, Max: cur.Max}
+	}
+	return syscall.Setrlimit(resource, &lim)
+}
+
+func setSubreaper() error {
+	const prSetChildSubreaper = 36
+	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); e != 0 {
+		return fmt.Errorf("becoming the subreaper of the program: %w", e)
+	}
+	return nil
+}
+
+// reapAll waits for children until none is left. The program's exit status
+// goes to exited; each reaping is signalled on reaped; allGone is closed
+// when no child is left.
+func reapAll(child int, exited chan<- syscall.WaitStatus, reaped chan<- struct{}, allGone chan<- struct{}) {
+	defer close(allGone)
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &ws, 0, nil)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			return // ECHILD: nothing left
+		}
+		if pid == child {
+			exited <- ws
+		}
+		select {
+		case reaped <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// killUser sends SIGKILL to every process of uid, from a thread that takes
+// that uid for the purpose and then dies with its goroutine: kill(-1) from
+// there reaches exactly that user's processes, even those that left the
+// process group or were not handed to the launcher.
+func killUser(uid int) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		if _, _, e := syscall.RawSyscall(syscall.SYS_SETRESUID, uintptr(uid), uintptr(uid), uintptr(uid)); e != 0 {
+			return
+		}
+		_, _, _ = syscall.RawSyscall(syscall.SYS_KILL, ^uintptr(0), uintptr(syscall.SIGKILL), 0)
+	}()
+	<-done
+}
+
+// killChildren sends SIGKILL to every process whose parent is the launcher:
+// the program and the orphans it left, which the kernel hands to the
+// subreaper.
+func killChildren() {
+	self := os.Getpid()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		if parentOf(pid) == self {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// parentOf reads a process's parent pid from /proc, or -1.
+func parentOf(pid int) int {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	line, err := bufio.NewReader(f).ReadString('\n')
+	if err != nil && line == "" {
+		return -1
+	}
+	// pid (comm) state ppid ...; comm may hold spaces and parentheses.
+	i := strings.LastIndexByte(line, ')')
+	if i < 0 {
+		return -1
+	}
+	fields := strings.Fields(line[i+1:])
+	if len(fields) < 2 {
+		return -1
+	}
+	ppid, err := strconv.Atoi(fields[1])
+	if err != nil {
+		return -1
+	}
+	return ppid
+}
+
+// unwrapExec keeps the useful part of an exec error.
+func unwrapExec(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Path, pe.Err)
+	}
+	return err
+}

@@ -1,0 +1,362 @@
+package sandbox
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mcplab/mcplab/lab/client"
+)
+
+// DefaultUIDBase is the first of the users the process sandbox runs
+// programs as when the grader runs as root; DefaultUIDCount is how many
+// there are. Each slot takes a user of its own for as long as the sandbox
+// lives (see Process), because RLIMIT_NPROC counts all the processes of a
+// user, and because the launcher's clean-up kills every process of its
+// user: with a shared user, one student's fork bomb would use up the
+// processes of every student graded beside it, and one clean-up would kill
+// another student's server.
+const (
+	DefaultUIDBase  = 64000
+	DefaultUIDCount = 1000
+)
+
+// Process is the process sandbox: each program runs as a local process,
+// through the launcher (see Main), in a process group of its own, with
+// resource limits, and as an unprivileged user of its slot when the grader
+// runs as root. Stopping it kills and reaps everything it started.
+//
+// The users are taken from the range UIDBase to UIDBase+UIDCount-1: a slot
+// takes the first one that no other sandbox on the machine holds, locking
+// a file in /run/mcplab (a lock the kernel drops when the grader ends), and
+// keeps it until Close. The uid's group has the same number.
+//
+// As another user, the program can only read the files every user may
+// read: the submission folders (and the folders above them) must be
+// readable by all, or the start fails and says so. The program still sees
+// the machine's files; use the container sandbox to hide them. When the
+// grader does not run as root, the program runs as the grader's own user,
+// with the same limits except RLIMIT_NPROC, which would count the grader's
+// own processes.
+type Process struct {
+	// Launcher is the command that runs Main, such as the lab binary
+	// followed by "grade-class", "sandbox-exec".
+	Launcher []string
+	// UIDBase and UIDCount override DefaultUIDBase and DefaultUIDCount
+	// when they are more than 0.
+	UIDBase, UIDCount int
+
+	once   sync.Once
+	goroot string
+
+	mu    sync.Mutex
+	users map[int]int // slot → uid
+	locks []*os.File
+}
+
+// NewProcess returns a process sandbox whose launcher is the command
+// launcher (see Process.Launcher).
+func NewProcess(launcher []string) *Process { return &Process{Launcher: launcher} }
+
+// Name returns "process".
+func (*Process) Name() string { return "process" }
+
+// StartCost is the time starting a local program takes.
+func (*Process) StartCost() time.Duration { return 50 * time.Millisecond }
+
+// Close gives back the users the slots took.
+func (s *Process) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range s.locks {
+		f.Close()
+	}
+	s.locks, s.users = nil, nil
+	return nil
+}
+
+// User returns the uid and gid programs of slot run as, or -1 and -1 when
+// they keep the grader's own user (the grader is not root).
+func (s *Process) User(slot int) (uid, gid int, err error) {
+	if os.Geteuid() != 0 {
+		return -1, -1, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if uid, ok := s.users[slot]; ok {
+		return uid, uid, nil
+	}
+	base, count := s.UIDBase, s.UIDCount
+	if base <= 0 {
+		base = DefaultUIDBase
+	}
+	if count <= 0 {
+		count = DefaultUIDCount
+	}
+	dir := "/run/mcplab"
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return -1, -1, fmt.Errorf("the process sandbox's user locks: %w", err)
+	}
+	for uid := base; uid < base+count; uid++ {
+		f, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("uid-%d.lock", uid)), os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			return -1, -1, fmt.Errorf("the process sandbox's user locks: %w", err)
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			f.Close()
+			continue // another sandbox holds this user
+		}
+		if s.users == nil {
+			s.users = map[int]int{}
+		}
+		s.users[slot] = uid
+		s.locks = append(s.locks, f)
+		return uid, uid, nil
+	}
+	return -1, -1, fmt.Errorf("all %d sandbox users (uid %d to %d) are taken by other graders", count, base, base+count-1)
+}
+
+// Workspace creates dir for a job in slot and gives it to the slot's user.
+func (s *Process) Workspace(dir string, slot int, goSeed string) error {
+	uid, gid, err := s.User(slot)
+	if err != nil {
+		return err
+	}
+	return mkWorkspace(dir, uid, gid, goSeed)
+}
+
+// Starter returns a Starter that runs spec's program through the launcher.
+func (s *Process) Starter(spec Spec) client.Starter {
+	s.once.Do(func() { s.goroot = goRoot() })
+	return &processStarter{sb: s, spec: spec}
+}
+
+type processStarter struct {
+	sb   *Process
+	spec Spec
+}
+
+// startWithin bounds the wait for the launcher to say the program runs.
+const startWithin = 30 * time.Second
+
+func (ps *processStarter) Start(ctx context.Context) (client.Process, error) {
+	if len(ps.sb.Launcher) == 0 {
+		return nil, errors.New("the process sandbox has no launcher")
+	}
+	spec := ps.spec
+	lim := spec.Limits.orDefaults()
+	uid, gid, err := ps.sb.User(spec.Slot)
+	if err != nil {
+		return nil, err
+	}
+	args := append([]string(nil), ps.sb.Launcher[1:]...)
+	args = append(args,
+		"-uid", strconv.Itoa(uid), "-gid", strconv.Itoa(gid),
+		"-data", strconv.FormatInt(lim.Memory, 10),
+		"-fsize", strconv.FormatInt(lim.FileSize, 10),
+		"-nofile", strconv.Itoa(lim.Files),
+		"-dir", spec.Dir)
+	if uid >= 0 {
+		args = append(args, "-nproc", strconv.Itoa(lim.Procs))
+	}
+	args = append(args, "--", spec.Path)
+	args = append(args, spec.Args...)
+
+	cmd := exec.Command(ps.sb.Launcher[0], args...)
+	cmd.Env = env(spec.Work, ps.sb.goroot, os.Getenv("PATH"))
+	cmd.Dir = "/"
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+
+	var files []*os.File // every end, closed on failure
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	inR, inW, err1 := pipe()
+	outR, outW, err2 := pipe()
+	errR, errW, err3 := pipe()
+	statusR, statusW, err4 := pipe()
+	lifeR, lifeW, err5 := pipe()
+	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
+		closeAll()
+		return nil, fmt.Errorf("starting %s: %w", spec.Path, err)
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.ExtraFiles = []*os.File{statusW, lifeR}
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		return nil, fmt.Errorf("starting the sandbox launcher %s: %w", ps.sb.Launcher[0], err)
+	}
+	for _, f := range []*os.File{inR, outW, errW, statusW, lifeR} {
+		f.Close() // the launcher holds its own copies
+	}
+	p := &sandboxedProcess{cmd: cmd, stdin: inW, stdout: outR, stderr: errR, life: lifeW, done: make(chan struct{})}
+	status := bufio.NewReader(statusR)
+
+	first := make(chan string, 1)
+	go func() {
+		line, _ := status.ReadString('\n')
+		first <- strings.TrimSpace(line)
+	}()
+	var line string
+	timer := time.NewTimer(startWithin)
+	defer timer.Stop()
+	select {
+	case line = <-first:
+	case <-timer.C:
+		line = fmt.Sprintf("error: the sandbox launcher did not start the program within %v", startWithin)
+	case <-ctx.Done():
+		line = "error: " + ctx.Err().Error()
+	}
+	if pid, ok := strings.CutPrefix(line, "ok "); ok {
+		p.child, _ = strconv.Atoi(pid)
+	} else {
+		lifeW.Close()
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		statusR.Close()
+		why, found := strings.CutPrefix(line, "error: ")
+		if !found {
+			why = "the sandbox launcher ended before it started the program"
+		}
+		return nil, errors.New(why)
+	}
+
+	go func() {
+		err := cmd.Wait()
+		p.exit = launcherExit(status, cmd.ProcessState, err)
+		statusR.Close()
+		// Nothing reads the other ends any more; the output pipes are
+		// the reader's to close (CloseOutput).
+		lifeW.Close()
+		inW.Close()
+		close(p.done)
+	}()
+	go func() {
+		select {
+		case <-ctx.Done():
+			p.Kill()
+		case <-p.done:
+		}
+	}()
+	return p, nil
+}
+
+// launcherExit reads how the program ended from the launcher's last status
+// lines, falling back on the launcher's own exit.
+func launcherExit(status *bufio.Reader, st *os.ProcessState, waitErr error) client.Exit {
+	var exit *client.Exit
+	for {
+		line, err := status.ReadString('\n')
+		line = strings.TrimSpace(line)
+		if v, ok := strings.CutPrefix(line, "exit code "); ok {
+			if n, err := strconv.Atoi(v); err == nil {
+				exit = &client.Exit{Code: n}
+			}
+		} else if v, ok := strings.CutPrefix(line, "exit signal "); ok {
+			exit = &client.Exit{Code: -1, Signal: v}
+		}
+		if err != nil {
+			break
+		}
+	}
+	if exit != nil {
+		return *exit
+	}
+	if st == nil {
+		if waitErr == nil {
+			waitErr = errors.New("no process state")
+		}
+		return client.Exit{Code: -1, Err: waitErr}
+	}
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return client.Exit{Code: -1, Signal: ws.Signal().String()}
+	}
+	return client.Exit{Code: st.ExitCode()}
+}
+
+// The process sandbox tells the client how much of stdin the program has
+// not read yet.
+var _ client.StdinBacklogger = (*sandboxedProcess)(nil)
+
+// cleanupWithin bounds the launcher's wait for the last of the program's
+// processes to die once they were all sent SIGKILL.
+const cleanupWithin = 5 * time.Second
+
+// killWithin is how long Kill lets the launcher clean up before it kills
+// the launcher and the program's group outright.
+const killWithin = cleanupWithin + 2*time.Second
+
+type sandboxedProcess struct {
+	cmd            *exec.Cmd
+	child          int
+	stdin          *os.File
+	stdout, stderr *os.File
+	life           *os.File
+	done           chan struct{}
+	exit           client.Exit
+	killOnce       sync.Once
+}
+
+func (p *sandboxedProcess) Stdin() io.WriteCloser { return p.stdin }
+
+// StdinBacklog says how many bytes written to the program's stdin it has
+// not read yet (see client.StdinBacklogger): the launcher hands the pipe
+// to the program itself, so the pipe's backlog is the program's.
+func (p *sandboxedProcess) StdinBacklog() (int, error) { return client.PipeBacklog(p.stdin) }
+func (p *sandboxedProcess) Stdout() io.Reader          { return p.stdout }
+func (p *sandboxedProcess) Stderr() io.Reader          { return p.stderr }
+
+func (p *sandboxedProcess) Wait() client.Exit {
+	<-p.done
+	return p.exit
+}
+
+// Kill closes the lifeline: the launcher kills and reaps everything the
+// program started, then exits. Should the launcher not manage it in time,
+// the launcher and the program's process group are killed outright.
+func (p *sandboxedProcess) Kill() {
+	p.killOnce.Do(func() {
+		p.life.Close()
+		go func() {
+			t := time.NewTimer(killWithin)
+			defer t.Stop()
+			select {
+			case <-p.done:
+			case <-t.C:
+				if p.child > 0 {
+					_ = syscall.Kill(-p.child, syscall.SIGKILL)
+				}
+				_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+			}
+		}()
+	})
+}
+
+// CloseOutput releases the output pipes once the grader has read what it
+// wants.
+func (p *sandboxedProcess) CloseOutput() {
+	p.stdout.Close()
+	p.stderr.Close()
+}
