@@ -35,9 +35,13 @@ import (
 
 // The smallest limits the process sandbox sets: its launcher takes the
 // program's limits on for the moment it starts the program (so that the
-// program inherits them with no gap), and needs this much itself.
+// program inherits them with no gap), and needs this much itself. The
+// memory floor is wide because RLIMIT_DATA counts every thread stack: at
+// 128 MiB a launcher built with cgo could not start a thread while it
+// waited for the program's exec, and died (seen once in CI). For tighter
+// memory limits use the container sandbox, whose limit is a cgroup.
 const (
-	MinMemory = 128 << 20
+	MinMemory = 512 << 20
 	MinFiles  = 32
 )
 

@@ -561,7 +561,9 @@ func TestProcessReleasesFiles(t *testing.T) {
 		p.Wait()
 		p.(interface{ CloseOutput() }).CloseOutput()
 	}
-	if after := openFiles(t); after != before {
+	// Fewer is fine: clean-up left over from earlier tests may close files
+	// while this one runs. More would be a leak.
+	if after := openFiles(t); after > before {
 		t.Errorf("%d files open before, %d after three programs", before, after)
 	}
 }
