@@ -313,17 +313,12 @@ func judge(run *client.Run, sc *scenario.Scenario, t *tally) {
 
 // runContext says in a sentence what cut a run short, if anything.
 func runContext(run *client.Run) string {
-	var at time.Duration
-	for _, ev := range run.Events {
-		if ev.Kind == client.EventExit {
-			at = ev.At
-		}
-	}
+	// No times here: a regrade of the same server must give the same words.
 	switch {
 	case run.OutputCapped:
 		return "the server was stopped for writing more output than the grader accepts"
 	case run.EarlyExit:
-		return fmt.Sprintf("the server %s at %v, before the scenario was over", run.Exit, at.Round(time.Millisecond))
+		return fmt.Sprintf("the server %s before the scenario was over", run.Exit)
 	case run.Killed && run.Closed:
 		return fmt.Sprintf("the server was stopped because %s", run.KillReason)
 	case len(run.AwaitMissed) > 0:

@@ -274,6 +274,9 @@ type player struct {
 	opts   Options
 	exited <-chan struct{}
 	capped <-chan struct{}
+	// drainGaveUp is set once the server left a chunk unread for the whole
+	// drain deadline; later chunks no longer wait for it.
+	drainGaveUp bool
 }
 
 // play runs the schedule. It returns an error only when ctx is done.
@@ -352,16 +355,22 @@ func (pl *player) play(ready <-chan struct{}) error {
 // process can tell (a local pipe can). So the next chunk cannot land in the
 // same read as the last one, even on a loaded machine: chunk boundaries are
 // causal, not lucky. A server that does not read within the step deadline is
-// left to the write deadline. It returns false when the run must stop.
+// left to the schedule and the write deadline after one wait of 2 s. It
+// returns false when the run must stop.
 func (pl *player) drained() bool {
 	b, ok := pl.p.(StdinBacklogger)
-	if !ok {
+	if !ok || pl.drainGaveUp {
 		return true
 	}
-	deadline := time.Now().Add(pl.opts.scaled(pl.opts.ExitWithin, 5*time.Second))
+	deadline := time.Now().Add(pl.opts.scaled(2*time.Second, 0))
 	for wait := 100 * time.Microsecond; ; wait = min(2*wait, 10*time.Millisecond) {
 		n, err := b.StdinBacklog()
-		if err != nil || n == 0 || time.Now().After(deadline) {
+		if err != nil || n == 0 {
+			return true
+		}
+		if time.Now().After(deadline) {
+			// A server that does not read: pace the rest by the schedule.
+			pl.drainGaveUp = true
 			return true
 		}
 		t := time.NewTimer(wait)
