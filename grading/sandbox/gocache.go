@@ -169,17 +169,19 @@ func linkTree(src, dst string) error {
 		if err := os.Link(p, target); err == nil || errors.Is(err, fs.ErrExist) {
 			return nil
 		}
-		return copyFile(p, target)
+		return CopyFile(p, target, 0o444)
 	})
 }
 
-func copyFile(src, dst string) error {
+// CopyFile copies src to a new file dst with the given mode; dst must not
+// exist yet.
+func CopyFile(src, dst string, mode os.FileMode) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
 		return err
 	}
