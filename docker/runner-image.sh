@@ -28,8 +28,11 @@ if docker image inspect "$image" >/dev/null 2>&1; then
 fi
 
 [ "$(id -u)" = 0 ] || fail "debootstrap needs root"
-command -v debootstrap >/dev/null 2>&1 ||
-	fail "debootstrap is missing: apt-get install -y debootstrap (docker/engine.sh installs it)"
+if ! command -v debootstrap >/dev/null 2>&1; then
+	say "installing debootstrap"
+	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap; } >&2 ||
+		fail "debootstrap is missing and could not be installed: apt-get install -y debootstrap"
+fi
 
 # apt_mirror prints the first Debian (non-security) mirror named in the apt
 # sources, in either the one-line or the deb822 format.
