@@ -83,10 +83,6 @@ func readSent(data []byte) sentLines {
 	}
 }
 
-// looseKey matches ids across JSON types, so that an answer whose id is "1"
-// is still taken for the answer to request 1 (ids.exact then judges the type).
-func looseKey(id json.RawMessage) string { return wire.LooseIDKey(id) }
-
 // judge weighs one scenario's run and adds what it found to t.
 func judge(run *client.Run, sc *scenario.Scenario, t *tally) {
 	name := sc.Name
@@ -133,7 +129,7 @@ func judge(run *client.Run, sc *scenario.Scenario, t *tally) {
 			nulls = append(nulls, a)
 			continue
 		}
-		k := looseKey(a.Msg.ID)
+		k := wire.LooseIDKey(a.Msg.ID)
 		if _, ok := byKey[k]; !ok {
 			keysInOrder = append(keysInOrder, k)
 		}
@@ -147,8 +143,8 @@ func judge(run *client.Run, sc *scenario.Scenario, t *tally) {
 	}
 	for _, o := range sc.Orders {
 		t.test(o.Checks...)
-		first, okFirst := arrival[looseKey(o.First)]
-		then, okThen := arrival[looseKey(o.Then)]
+		first, okFirst := arrival[wire.LooseIDKey(o.First)]
+		then, okThen := arrival[wire.LooseIDKey(o.Then)]
 		exp := fmt.Sprintf("the answer to id %s before the answer to id %s", o.First, o.Then)
 		switch {
 		case !okFirst && !okThen:
@@ -185,7 +181,7 @@ func judge(run *client.Run, sc *scenario.Scenario, t *tally) {
 			}
 			continue
 		}
-		got := byKey[looseKey(e.ID)]
+		got := byKey[wire.LooseIDKey(e.ID)]
 		if len(got) == 0 {
 			t.fail(failure{scenario: name,
 				what:     withCtx(fmt.Sprintf("no answer to the request with id %s came", e.ID)),
@@ -206,7 +202,7 @@ func judge(run *client.Run, sc *scenario.Scenario, t *tally) {
 	// ids.exact
 	requestByKey := map[string]json.RawMessage{}
 	for _, id := range sent.requestIDs {
-		requestByKey[looseKey(id)] = id
+		requestByKey[wire.LooseIDKey(id)] = id
 	}
 	if len(valid) > 0 {
 		t.test(checkIDsExact)
@@ -280,7 +276,7 @@ func judge(run *client.Run, sc *scenario.Scenario, t *tally) {
 	if sc.Ends() == scenario.StepClose {
 		var missing []string
 		for _, id := range sent.requestIDs {
-			if len(byKey[looseKey(id)]) == 0 {
+			if len(byKey[wire.LooseIDKey(id)]) == 0 {
 				missing = append(missing, string(id))
 			}
 		}

@@ -88,19 +88,6 @@ func SameID(a, b json.RawMessage) bool {
 	return sa == sb
 }
 
-// IDKey returns a map key for an id: ids with the same key are SameID.
-func IDKey(id json.RawMessage) string {
-	b := bytes.TrimSpace(id)
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if json.Unmarshal(b, &s) == nil {
-			q, _ := json.Marshal(s)
-			return string(q)
-		}
-	}
-	return string(b)
-}
-
 // LooseIDKey returns a map key under which an id and the same id written as
 // the other JSON type meet: 1 and "1" have the same loose key. Graders use it
 // to find the answer to a request even when the server got the id's type
