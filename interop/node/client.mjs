@@ -1,0 +1,131 @@
+// client.mjs drives one official TypeScript MCP client against one stdio
+// server, for interop/clients_test.go. It connects, lists the tools and calls
+// one of them, then prints a single JSON report line on stdout and exits 0.
+// Every failure is part of the report, not of the exit status: a non-zero
+// exit means this script itself is broken.
+//
+// Usage: node client.mjs '<json config>'
+//
+// The config:
+//   sdk          "v2" (@modelcontextprotocol/client) or "v1" (@modelcontextprotocol/sdk)
+//   negotiation  v2 only: "legacy" (the client's default, no option set),
+//                "auto" or "pin" (versionNegotiation set; pin asks for 2026-07-28)
+//   command, args, env  the server to spawn; env is passed as it is
+//   timeoutMs    the deadline of each request, the connect-time probe included
+//   tool, arguments     the tool to call
+import { readFileSync } from "node:fs";
+
+const config = JSON.parse(process.argv[2] ?? "{}");
+const started = Date.now();
+
+const report = {
+  sdk: config.sdk,
+  package: "",
+  version: "",
+  negotiation: config.negotiation ?? "",
+  connected: false,
+  protocolVersion: "",
+  serverName: "",
+  tools: [],
+  call: null,
+  // failure is the first request that failed: its step and the error.
+  failure: null,
+  // errors are what the client reported through onerror while it ran, such
+  // as a line it could not parse.
+  errors: [],
+  elapsedMs: 0,
+};
+
+function describe(err) {
+  return {
+    name: err?.constructor?.name ?? typeof err,
+    code: err?.code ?? null,
+    message: String(err?.message ?? err),
+  };
+}
+
+async function load(sdk) {
+  if (sdk === "v2") {
+    const main = await import("@modelcontextprotocol/client");
+    const stdio = await import("@modelcontextprotocol/client/stdio");
+    return { pkg: "@modelcontextprotocol/client", Client: main.Client, StdioClientTransport: stdio.StdioClientTransport };
+  }
+  if (sdk === "v1") {
+    const main = await import("@modelcontextprotocol/sdk/client/index.js");
+    const stdio = await import("@modelcontextprotocol/sdk/client/stdio.js");
+    return { pkg: "@modelcontextprotocol/sdk", Client: main.Client, StdioClientTransport: stdio.StdioClientTransport };
+  }
+  throw new Error(`unknown sdk ${JSON.stringify(sdk)}: want "v1" or "v2"`);
+}
+
+function clientOptions(sdk, negotiation, timeoutMs) {
+  if (sdk !== "v2" || negotiation === "legacy" || negotiation === "") {
+    return {};
+  }
+  const probe = { timeoutMs };
+  if (negotiation === "auto") {
+    return { versionNegotiation: { mode: "auto", probe } };
+  }
+  if (negotiation === "pin") {
+    return { versionNegotiation: { mode: { pin: "2026-07-28" }, probe } };
+  }
+  throw new Error(`unknown negotiation ${JSON.stringify(negotiation)}`);
+}
+
+async function run() {
+  const { pkg, Client, StdioClientTransport } = await load(config.sdk);
+  report.package = pkg;
+  // The packages do not export their package.json, so read it from disk.
+  const manifest = new URL(`./node_modules/${pkg}/package.json`, import.meta.url);
+  report.version = JSON.parse(readFileSync(manifest, "utf8")).version;
+
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: config.args ?? [],
+    env: config.env,
+    stderr: "ignore",
+  });
+  const client = new Client(
+    { name: "mcplab-interop", version: "0.0.0" },
+    clientOptions(config.sdk, report.negotiation, config.timeoutMs),
+  );
+  client.onerror = (err) => report.errors.push(describe(err));
+  const options = { timeout: config.timeoutMs };
+
+  let step = "connect";
+  try {
+    await client.connect(transport, options);
+    report.connected = true;
+    report.serverName = client.getServerVersion()?.name ?? "";
+    if (typeof client.getNegotiatedProtocolVersion === "function") {
+      report.protocolVersion = client.getNegotiatedProtocolVersion() ?? "";
+    }
+    step = "tools/list";
+    const listed = await client.listTools(undefined, options);
+    report.tools = listed.tools.map((t) => t.name);
+    step = "tools/call";
+    const params = { name: config.tool, arguments: config.arguments ?? {} };
+    // v1 takes a result schema before the options; v2 takes the options only.
+    const called = config.sdk === "v1" ? await client.callTool(params, undefined, options) : await client.callTool(params, options);
+    report.call = {
+      isError: called.isError === true,
+      text: (called.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n"),
+    };
+  } catch (err) {
+    report.failure = { step, ...describe(err) };
+  } finally {
+    try {
+      await client.close();
+    } catch (err) {
+      report.errors.push(describe(err));
+    }
+  }
+}
+
+try {
+  await run();
+} catch (err) {
+  report.failure = { step: "setup", ...describe(err) };
+}
+report.elapsedMs = Date.now() - started;
+process.stdout.write(JSON.stringify(report) + "\n");
