@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/helpdesk"
+
 	mcpgoclient "github.com/mark3labs/mcp-go/client"
 	mcpgotransport "github.com/mark3labs/mcp-go/client/transport"
 	mcpgotypes "github.com/mark3labs/mcp-go/mcp"
@@ -42,38 +44,64 @@ const requestTimeout = 10 * time.Second
 // test: a command line split on spaces, such as a student's server.
 const helpdeskEnv = "MCPLAB_HELPDESK"
 
+// helpdeskTools are the helpdesk's tools, in the order tools/list gives
+// them, one a page.
+var helpdeskTools = []string{"get_ticket", "get_customer"}
+
 // The tool every client calls, and the ticket it asks for.
 const (
 	ticketTool = "get_ticket"
-	ticketID   = "T-1001"
+	ticketID   = "2318"
 )
 
-// labBinary builds cmd/lab once per test binary.
-var labBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "mcplab-interop-")
-	if err != nil {
-		return "", err
+// helpdeskArg, as the first argument of this package's test binary, turns
+// the binary into the helpdesk server: see helpdeskMain.
+const helpdeskArg = "mcplab-interop-helpdesk"
+
+// helpdeskData is lesson 2's data folder, relative to this package.
+const helpdeskData = "../lessons/02-json-rpc-on-the-wire/data"
+
+// helpdeskMain runs the helpdesk server on stdin and stdout, reading its
+// tickets and customers from the folder args[0]. It is what
+// `lab serve helpdesk` runs (lab/helpdesk over the lesson's data), without
+// building the lab binary: the test binary starts quickly and depends only
+// on the server's own packages.
+func helpdeskMain(args []string) int {
+	if len(args) != 1 {
+		fmt.Fprintf(os.Stderr, "helpdesk: usage: %s DATA-DIR\n", helpdeskArg)
+		return 2
 	}
-	bin := filepath.Join(dir, "lab")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/mcplab/mcplab/cmd/lab").CombinedOutput()
+	data, err := helpdesk.LoadData(os.DirFS(args[0]))
 	if err != nil {
-		return "", fmt.Errorf("go build ./cmd/lab: %v\n%s", err, out)
+		fmt.Fprintf(os.Stderr, "helpdesk: %v\n", err)
+		return 1
 	}
-	return bin, nil
-})
+	srv := helpdesk.New(data)
+	srv.Log = os.Stderr
+	if err := srv.ServeStdio(context.Background(), os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintf(os.Stderr, "helpdesk: %v\n", err)
+		return 1
+	}
+	return 0
+}
 
 // helpdeskServer returns the command line of the server the clients talk to:
-// `lab serve helpdesk`, or the command in $MCPLAB_HELPDESK.
+// the helpdesk run by this test binary, or the command in $MCPLAB_HELPDESK,
+// such as a built `lab serve helpdesk`.
 func helpdeskServer(tb testing.TB) []string {
 	tb.Helper()
 	if s := strings.Fields(os.Getenv(helpdeskEnv)); len(s) > 0 {
 		return s
 	}
-	bin, err := labBinary()
+	self, err := os.Executable()
+	if err != nil {
+		tb.Fatalf("finding the test binary to run the helpdesk: %v", err)
+	}
+	data, err := filepath.Abs(helpdeskData)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return []string{bin, "serve", "helpdesk"}
+	return []string{self, helpdeskArg, data}
 }
 
 // clientRun is what one client did against one server: connected or not,
@@ -172,12 +200,12 @@ func runGoSDK(version string) func(context.Context, testing.TB, string, []string
 		r.connected = true
 		lctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
-		listed, err := cs.ListTools(lctx, nil)
-		if !step("tools/list", err) {
-			return r
-		}
-		for _, t := range listed.Tools {
-			r.tools = append(r.tools, t.Name)
+		// Tools follows nextCursor page by page; ListTools would read one.
+		for tool, err := range cs.Tools(lctx, nil) {
+			if !step("tools/list", err) {
+				return r
+			}
+			r.tools = append(r.tools, tool.Name)
 		}
 		tctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
@@ -231,7 +259,7 @@ func runMCPGo(version string) func(context.Context, testing.TB, string, []string
 		r.connected = true
 		lctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
-		listed, err := c.ListTools(lctx, mcpgotypes.ListToolsRequest{})
+		listed, err := c.ListTools(lctx, mcpgotypes.ListToolsRequest{}) // follows nextCursor
 		if !step("tools/list", err) {
 			return r
 		}
@@ -426,8 +454,8 @@ func checkRun(r clientRun) error {
 	switch {
 	case r.failure != "":
 		return fmt.Errorf("failed at %s: %s", r.failedAt, r.failure)
-	case !slices.Contains(r.tools, ticketTool):
-		return fmt.Errorf("tools/list gave %q, want it to include %s", r.tools, ticketTool)
+	case !slices.Equal(r.tools, helpdeskTools):
+		return fmt.Errorf("listing the tools page by page gave %q, want %q", r.tools, helpdeskTools)
 	case r.callError:
 		return fmt.Errorf("calling %s for %s gave a tool error: %q", ticketTool, ticketID, r.callText)
 	case !strings.Contains(r.callText, ticketID):

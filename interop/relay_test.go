@@ -25,10 +25,15 @@ import (
 const relayArg = "mcplab-interop-relay"
 
 // TestMain lets the test binary double as the relay that the clients under
-// test spawn in place of the server.
+// test spawn in place of the server, and as the helpdesk server itself.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == relayArg {
-		os.Exit(relayMain(os.Args[2:]))
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case relayArg:
+			os.Exit(relayMain(os.Args[2:]))
+		case helpdeskArg:
+			os.Exit(helpdeskMain(os.Args[2:]))
+		}
 	}
 	os.Exit(m.Run())
 }

@@ -72,6 +72,25 @@ function clientOptions(sdk, negotiation, timeoutMs) {
   throw new Error(`unknown negotiation ${JSON.stringify(negotiation)}`);
 }
 
+// listAllTools follows nextCursor to the last page. v2's listTools() with no
+// cursor walks the pages itself; v1's returns one page.
+async function listAllTools(client, sdk, options) {
+  if (sdk === "v2") {
+    return (await client.listTools(undefined, options)).tools.map((t) => t.name);
+  }
+  const names = [];
+  let cursor;
+  for (let page = 0; page < 64; page++) {
+    const listed = await client.listTools(cursor === undefined ? undefined : { cursor }, options);
+    names.push(...listed.tools.map((t) => t.name));
+    cursor = listed.nextCursor;
+    if (cursor === undefined) {
+      return names;
+    }
+  }
+  throw new Error("tools/list: still a nextCursor after 64 pages");
+}
+
 async function run() {
   const { pkg, Client, StdioClientTransport } = await load(config.sdk);
   report.package = pkg;
@@ -101,8 +120,7 @@ async function run() {
       report.protocolVersion = client.getNegotiatedProtocolVersion() ?? "";
     }
     step = "tools/list";
-    const listed = await client.listTools(undefined, options);
-    report.tools = listed.tools.map((t) => t.name);
+    report.tools = await listAllTools(client, config.sdk, options);
     step = "tools/call";
     const params = { name: config.tool, arguments: config.arguments ?? {} };
     // v1 takes a result schema before the options; v2 takes the options only.
