@@ -15,8 +15,20 @@ const MaxWait = 60000
 
 // Reader is the handler of lesson 1, "Reading messages": ping answers {} at
 // once, wait answers {"waited": N} after N milliseconds, and every other
-// method is not found.
+// method is not found. Like the lesson's own server, it answers everything
+// but a valid wait inline, in the order the lines come; only a wait runs on
+// its own and answers when its time is up.
 type Reader struct{}
+
+// Inline reports whether req is answered inline: every request except a wait
+// whose params are good, which is the one request that takes time.
+func (Reader) Inline(req *wire.Message) bool {
+	if req.Method != "wait" {
+		return true
+	}
+	_, werr := waitParams(req.Params)
+	return werr != nil
+}
 
 // Handle answers one request.
 func (Reader) Handle(ctx context.Context, req *wire.Message) (any, error) {

@@ -1,8 +1,10 @@
 // Package server is mcplab's hand-written stdio JSON-RPC server loop and the
 // reference handler of lesson 1. The loop owns the concurrency, as net/http's
 // does: it reads lines with the wire framer, answers bad lines itself, and
-// runs every request in its own goroutine so a slow one never holds up the
-// next.
+// runs each request in its own goroutine so a slow one never holds up the
+// next. A Handler that is also an Inliner has its quick requests answered
+// inline instead, before the next line is read, so their answers leave in
+// the order their lines came.
 package server
 
 import (
@@ -20,6 +22,21 @@ import (
 // a *wire.Error is sent as it is, any other error as -32603.
 type Handler interface {
 	Handle(ctx context.Context, req *wire.Message) (any, error)
+}
+
+// An Inliner is a Handler that says which requests it answers at once. The
+// Server answers a request for which Inline reports true before it reads the
+// next line, so the answers to a run of quick requests and bad lines leave in
+// the order the lines came in; every other request runs in a goroutine of its
+// own, bounded by MaxInFlight, and is answered when it is done. A Handler that
+// is not an Inliner has every request run in its own goroutine.
+//
+// Inline must be quick and must not block: it runs on the server's read loop.
+// A request answered inline holds up the lines behind it for as long as its
+// Handle call takes, so only requests that never wait belong inline.
+type Inliner interface {
+	Handler
+	Inline(req *wire.Message) bool
 }
 
 // HandlerFunc lets an ordinary function be a Handler.
@@ -192,6 +209,10 @@ func (c *conn) handleLine(ctx context.Context, line []byte) {
 		return
 	}
 	c.logf("got %s id=%s", msg.Method, msg.ID)
+	if in, ok := c.srv.Handler.(Inliner); ok && in.Inline(msg) {
+		c.send(c.answer(ctx, msg))
+		return
+	}
 	select {
 	case c.slots <- struct{}{}:
 	case <-ctx.Done():

@@ -268,3 +268,58 @@ func TestHandlerPanic(t *testing.T) {
 		t.Errorf("got %q want %q", out.String(), want)
 	}
 }
+
+// TestQuickAnswersKeepLineOrder pins the order of lesson 1's reference
+// server: everything but a valid wait is answered inline, so those answers
+// leave in the order their lines came, and the wait's answer comes last. Fake
+// time makes the wait's timer fire only once nothing else can run.
+func TestQuickAnswersKeepLineOrder(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		in := strings.Join([]string{
+			`{"jsonrpc":"2.0","id":1,"method":"wait","params":{"ms":50}}`,
+			`{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+			`not json at all`,
+			`{"jsonrpc":"2.0","id":5,"method":5}`,
+			`{"jsonrpc":"2.0","method":"notifications/x"}`,
+			`{"jsonrpc":"2.0","id":4,"method":"nope"}`,
+			`{"jsonrpc":"2.0","id":8,"method":"wait","params":{"ms":-5}}`,
+			`{"jsonrpc":"2.0","id":9,"method":"ping"}`,
+		}, "\n") + "\n"
+		out, _ := serve(t, in)
+		var ids []string
+		for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			msg, why := wire.ParseResponse([]byte(l))
+			if msg == nil {
+				t.Fatalf("line %q: %s", l, why)
+			}
+			ids = append(ids, string(msg.ID))
+		}
+		if got, want := strings.Join(ids, " "), "2 null 5 4 8 9 1"; got != want {
+			t.Errorf("answers came for ids %s, want %s (line order, the wait last)", got, want)
+		}
+	})
+}
+
+// TestInlineIsOptIn checks that a Handler that is not an Inliner has every
+// request run on its own: a request that blocks until a later one has been
+// handled still lets that later one through.
+func TestInlineIsOptIn(t *testing.T) {
+	release := make(chan struct{})
+	srv := &Server{Handler: HandlerFunc(func(ctx context.Context, req *wire.Message) (any, error) {
+		if req.Method == "first" {
+			<-release
+			return "first", nil
+		}
+		close(release)
+		return "second", nil
+	})}
+	var out bytes.Buffer
+	in := `{"jsonrpc":"2.0","id":1,"method":"first"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"second"}` + "\n"
+	if err := srv.Serve(context.Background(), strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"jsonrpc":"2.0","id":2,"result":"second"}` + "\n" + `{"jsonrpc":"2.0","id":1,"result":"first"}` + "\n"
+	if out.String() != want {
+		t.Errorf("got %q\nwant %q", out.String(), want)
+	}
+}
