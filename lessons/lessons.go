@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-//go:embed 01-reading-messages/*.txtar 01-reading-messages/*.md 01-reading-messages/grading/*.txtar 01-reading-messages/model/*.txt
+//go:embed 01-reading-messages/*.txtar 01-reading-messages/*.md 01-reading-messages/grading/*.txtar 01-reading-messages/model/*.txt 02-json-rpc-on-the-wire/data/*.json
 var files embed.FS
 
 // FS returns the lessons' files, one folder per lesson.

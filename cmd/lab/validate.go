@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mcplab/mcplab/lab/schema"
+)
+
+// maxValidateFile bounds the size of a file lab validate reads.
+const maxValidateFile = 64 << 20
+
+func validateCmd(_ context.Context, e *env, args []string) (int, error) {
+	fs := newFlags("validate", "validate [flags] PATH...", e.stderr)
+	quiet := fs.Bool("q", false, "print only the files that fail")
+	paths, err := parseFlags(fs, args)
+	if err != nil {
+		return exitCannot, err
+	}
+	if len(paths) == 0 {
+		return exitCannot, usagef("name the wire files, recorded sessions or folders to check")
+	}
+	files, err := validateTargets(paths)
+	if err != nil {
+		return exitCannot, err
+	}
+	v, err := schema.Default()
+	if err != nil {
+		return exitInternal, err
+	}
+	failed := 0
+	for _, f := range files {
+		data, err := readBounded(f, maxValidateFile)
+		var r *schema.FileReport
+		if err != nil {
+			r = &schema.FileReport{Path: f, Err: err}
+		} else {
+			r = v.CheckFile(f, data)
+		}
+		if !r.OK() {
+			failed++
+		}
+		if r.OK() && *quiet {
+			continue
+		}
+		printFileReport(e.stdout, r)
+	}
+	fmt.Fprintf(e.stdout, "%d file(s) checked against the MCP %s schema, %d failed\n", len(files), "2026-07-28", failed)
+	if failed > 0 {
+		return exitFailed, nil
+	}
+	return exitOK, nil
+}
+
+// validateTargets expands folders to the .json and .jsonl files under them,
+// in a stable order. It does not follow links out of a folder.
+func validateTargets(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		if !st.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.Type().IsRegular() && (strings.HasSuffix(path, ".jsonl") || strings.HasSuffix(path, ".json")) {
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %w", p, err)
+		}
+		if len(found) == 0 {
+			return nil, usagef("%s holds no .json or .jsonl file", p)
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d MiB", path, limit>>20)
+	}
+	return b, nil
+}
+
+func printFileReport(w io.Writer, r *schema.FileReport) {
+	status := "ok  "
+	if !r.OK() {
+		status = "FAIL"
+	}
+	if r.Err != nil {
+		fmt.Fprintf(w, "%s  %s: %v\n", status, r.Path, r.Err)
+		return
+	}
+	fmt.Fprintf(w, "%s  %s (%s, %d message(s))\n", status, r.Path, r.Kind, len(r.Lines))
+	for _, l := range r.Lines {
+		who := ""
+		if l.From != "" {
+			who = " from the " + string(l.From)
+		}
+		switch {
+		case l.Kind() == "must fail" && l.Err != nil:
+			fmt.Fprintf(w, "      line %d fails, as it should: %v\n", l.Line, l.Err)
+		case l.Kind() == "must fail":
+			fmt.Fprintf(w, "      line %d meets %s, but this file holds mistakes: each line must fail\n", l.Line, strings.TrimPrefix(l.Def, "must fail: "))
+		case l.Err != nil && l.Note != "":
+			fmt.Fprintf(w, "      line %d%s %v (%s)\n", l.Line, who, l.Err, l.Note)
+		case l.Err != nil:
+			fmt.Fprintf(w, "      line %d%s %v\n", l.Line, who, l.Err)
+		}
+	}
+}

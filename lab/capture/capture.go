@@ -1,0 +1,285 @@
+// Package capture records a session with a stdio server: it starts the
+// server, sends it the lines of a file one at a time, and keeps every line
+// that crosses the pipes, both ways, with who wrote it and when. A session
+// is written as JSON Lines (one Record a line) and as Markdown to read.
+//
+// Each request waits for its answer (or a deadline) before the next line is
+// sent, so a recording of a correct server has the same order every time;
+// only the times change.
+package capture
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/wire"
+)
+
+// Who says which stream a record comes from.
+type Who string
+
+// The streams of a session, and the lab's own notes (stdin closed, the exit).
+const (
+	Client Who = "client" // a line written to the server's stdin
+	Server Who = "server" // a line the server wrote on stdout
+	Stderr Who = "stderr" // a line the server wrote on stderr
+	Lab    Who = "lab"    // an event the recorder notes
+)
+
+// Record is one line of a session.
+type Record struct {
+	// Seq numbers the records from 1 in the order they were seen.
+	Seq int `json:"seq"`
+	// Ms is the time since the server started, in milliseconds.
+	Ms float64 `json:"ms"`
+	// From is who wrote the line.
+	From Who `json:"from"`
+	// Message is the line when it is JSON (compacted).
+	Message json.RawMessage `json:"message,omitempty"`
+	// Text is the line when it is not JSON, a stderr line, or a lab note.
+	Text *string `json:"text,omitempty"`
+}
+
+// Line returns the record's line as it crossed the pipe (a message is
+// given compacted).
+func (r Record) Line() string {
+	if r.Message != nil {
+		return string(r.Message)
+	}
+	if r.Text != nil {
+		return *r.Text
+	}
+	return ""
+}
+
+// Options tune a recording.
+type Options struct {
+	// Wait bounds the wait for each answer and for the server's exit; 0
+	// means 5 s.
+	Wait time.Duration
+	// Now returns the current time; nil means time.Now. Tests pass a fake.
+	Now func() time.Time
+}
+
+// Session is a finished recording.
+type Session struct {
+	// Command is the server's command line, as given.
+	Command []string
+	// Input names the file whose lines were sent.
+	Input   string
+	Records []Record
+	// Exit is how the server ended.
+	Exit client.Exit
+	// Missing lists the requests that got no answer within the wait.
+	Missing []string
+}
+
+// Run starts the server with starter, sends each non-blank line of input,
+// waiting after each request for its answer, then closes stdin and waits
+// for the server to exit. It returns an error only when the server cannot
+// be started; a server that misbehaves is recorded as it is.
+func Run(ctx context.Context, starter client.Starter, input []byte, opts Options) (*Session, error) {
+	if opts.Wait <= 0 {
+		opts.Wait = 5 * time.Second
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	p, err := starter.Start(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("starting the server: %w", err)
+	}
+	rec := &recorder{start: opts.Now(), now: opts.Now, answers: make(chan *wire.Message, 64)}
+	var readers sync.WaitGroup
+	readers.Add(2)
+	go func() { defer readers.Done(); rec.read(p.Stdout(), Server) }()
+	go func() { defer readers.Done(); rec.read(p.Stderr(), Stderr) }()
+
+	s := &Session{}
+	for _, line := range bytes.Split(input, []byte("\n")) {
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		rec.add(Client, line)
+		if _, err := p.Stdin().Write(append(bytes.Clone(line), '\n')); err != nil {
+			rec.note(fmt.Sprintf("writing to the server's stdin failed: %v", err))
+			break
+		}
+		want, ok := expectedAnswer(line)
+		if !ok {
+			continue // a notification: nothing comes back
+		}
+		if !rec.await(ctx, want, opts.Wait) {
+			s.Missing = append(s.Missing, fmt.Sprintf("no answer to %s within %s", want.describe(), opts.Wait))
+			rec.note(s.Missing[len(s.Missing)-1])
+		}
+	}
+	go func() {
+		for range rec.answers { // nobody awaits from here on
+		}
+	}()
+	p.Stdin().Close()
+	rec.note("stdin closed")
+	done := make(chan client.Exit, 1)
+	go func() { done <- p.Wait() }()
+	select {
+	case s.Exit = <-done:
+	case <-time.After(opts.Wait):
+		p.Kill()
+		s.Exit = <-done
+		rec.note(fmt.Sprintf("the server had not exited %s after stdin closed, so it was killed", opts.Wait))
+	}
+	outputDone := make(chan struct{})
+	go func() { readers.Wait(); close(outputDone) }()
+	select {
+	case <-outputDone:
+	case <-time.After(opts.Wait):
+		p.Kill() // something the server started still holds its output
+		<-outputDone
+	}
+	rec.note("server " + s.Exit.String())
+	s.Records = rec.records()
+	return s, nil
+}
+
+// wantID is the answer a line should get: to an id, or (for a line whose id
+// cannot be read) an error with no id or a null one.
+type wantID struct {
+	id json.RawMessage // nil: no usable id
+}
+
+func (w wantID) describe() string {
+	if w.id == nil {
+		return "the line (an error without an id)"
+	}
+	return "id " + string(w.id)
+}
+
+func (w wantID) matches(m *wire.Message) bool {
+	if w.id == nil {
+		return m.Error != nil && (len(m.ID) == 0 || bytes.Equal(m.ID, wire.Null))
+	}
+	return wire.SameID(m.ID, w.id)
+}
+
+// expectedAnswer says what answer a line should get, if any: a request's
+// answer carries its id; a line that is not a request is answered with an
+// error; a notification gets nothing.
+func expectedAnswer(line []byte) (wantID, bool) {
+	msg, problem := wire.ParseRequest(line)
+	switch {
+	case problem != nil && bytes.Equal(problem.ID, wire.Null):
+		return wantID{}, true
+	case problem != nil:
+		return wantID{id: problem.ID}, true
+	case msg.Kind == wire.KindNotification:
+		return wantID{}, false
+	}
+	return wantID{id: msg.ID}, true
+}
+
+type recorder struct {
+	start   time.Time
+	now     func() time.Time
+	mu      sync.Mutex
+	recs    []Record
+	answers chan *wire.Message
+}
+
+func (r *recorder) add(from Who, line []byte) {
+	rec := Record{From: from}
+	if from != Stderr && json.Valid(line) {
+		var buf bytes.Buffer
+		if json.Compact(&buf, line) == nil {
+			rec.Message = buf.Bytes()
+		}
+	}
+	if rec.Message == nil {
+		t := strings.ToValidUTF8(string(line), "\uFFFD")
+		rec.Text = &t
+	}
+	r.mu.Lock()
+	rec.Ms = float64(r.now().Sub(r.start).Microseconds()) / 1000
+	rec.Seq = len(r.recs) + 1
+	r.recs = append(r.recs, rec)
+	r.mu.Unlock()
+}
+
+func (r *recorder) note(text string) { r.add(Lab, []byte(text)) }
+
+func (r *recorder) records() []Record {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Record(nil), r.recs...)
+}
+
+// read records every line of one output stream until it ends. Answers on
+// stdout are also handed to await.
+func (r *recorder) read(stream io.Reader, from Who) {
+	f := wire.NewFramer(stream, wire.KeepBlankLines())
+	for {
+		line, err := f.Next()
+		if err != nil {
+			if errors.Is(err, wire.ErrLineTooLong) {
+				r.note(fmt.Sprintf("%s: %v", from, err))
+				continue
+			}
+			if from == Server {
+				close(r.answers)
+			}
+			return
+		}
+		r.add(from, line)
+		if from == Server {
+			if m, why := wire.ParseResponse(line); why == "" {
+				r.answers <- m
+			} else if bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) {
+				r.answers <- lenientResponse(line)
+			}
+		}
+	}
+}
+
+// lenientResponse reads the id and error of a line wire.ParseResponse
+// refuses, such as a 2026-07-28 error with no id member, so that await can
+// see the answer arrived.
+func lenientResponse(line []byte) *wire.Message {
+	var m struct {
+		ID    json.RawMessage `json:"id"`
+		Error *wire.Error     `json:"error"`
+	}
+	if json.Unmarshal(line, &m) != nil {
+		return &wire.Message{}
+	}
+	return &wire.Message{Kind: wire.KindResponse, ID: m.ID, Error: m.Error}
+}
+
+// await waits for the answer want describes, up to wait.
+func (r *recorder) await(ctx context.Context, want wantID, wait time.Duration) bool {
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	for {
+		select {
+		case m, ok := <-r.answers:
+			if !ok {
+				return false
+			}
+			if want.matches(m) {
+				return true
+			}
+		case <-t.C:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+}

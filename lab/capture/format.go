@@ -1,0 +1,122 @@
+package capture
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcplab/mcplab/lab/wire"
+)
+
+// WriteJSONL writes the session's records, one JSON object a line.
+func (s *Session) WriteJSONL(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	for _, r := range s.Records {
+		b, err := wire.MarshalCompact(r)
+		if err != nil {
+			return fmt.Errorf("encoding record %d: %w", r.Seq, err)
+		}
+		bw.Write(b)
+		bw.WriteByte('\n')
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing the session: %w", err)
+	}
+	return nil
+}
+
+// ReadJSONL reads the records of a session file.
+func ReadJSONL(data []byte) ([]Record, error) {
+	var out []Record
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var r Record
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&r); err != nil {
+			return nil, fmt.Errorf("line %d is not a session record: %w", i+1, err)
+		}
+		switch r.From {
+		case Client, Server, Stderr, Lab:
+		default:
+			return nil, fmt.Errorf("line %d: unknown sender %q", i+1, r.From)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// LooksLikeSession reports whether a .jsonl file holds session records
+// rather than bare messages: its first line has "from" and no "jsonrpc".
+func LooksLikeSession(data []byte) bool {
+	first, _, _ := bytes.Cut(bytes.TrimLeft(data, " \t\r\n"), []byte("\n"))
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(first, &obj) != nil {
+		return false
+	}
+	_, from := obj["from"]
+	_, rpc := obj["jsonrpc"]
+	return from && !rpc
+}
+
+// WriteMarkdown writes the session for people: the exchange in order, each
+// message pretty-printed under who sent it and when, then the server's log.
+func (s *Session) WriteMarkdown(w io.Writer, title string) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# %s\n\n", title)
+	fmt.Fprintf(bw, "Recorded with `lab capture`: the server `%s` was sent the lines of `%s` one at a time; "+
+		"after each request the recorder waited for its answer. Times are milliseconds since the server started.\n\n",
+		strings.Join(s.Command, " "), s.Input)
+	for _, r := range s.Records {
+		switch r.From {
+		case Client:
+			fmt.Fprintf(bw, "**client → server** at %.1f ms\n\n", r.Ms)
+			writeLine(bw, r)
+		case Server:
+			fmt.Fprintf(bw, "**server → client** at %.1f ms\n\n", r.Ms)
+			writeLine(bw, r)
+		case Lab:
+			fmt.Fprintf(bw, "*%s* at %.1f ms\n\n", r.Line(), r.Ms)
+		}
+	}
+	fmt.Fprintf(bw, "## What the server logged on stderr\n\n")
+	var log []string
+	for _, r := range s.Records {
+		if r.From == Stderr {
+			log = append(log, fmt.Sprintf("%8.1f ms  %s", r.Ms, r.Line()))
+		}
+	}
+	if len(log) == 0 {
+		fmt.Fprintf(bw, "Nothing.\n")
+	} else {
+		fmt.Fprintf(bw, "```\n%s\n```\n", strings.Join(log, "\n"))
+	}
+	if len(s.Missing) > 0 {
+		fmt.Fprintf(bw, "\n## Answers that never came\n\n")
+		for _, m := range s.Missing {
+			fmt.Fprintf(bw, "- %s\n", m)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing the session: %w", err)
+	}
+	return nil
+}
+
+// writeLine shows a message pretty-printed, or a line that is not JSON as
+// it was.
+func writeLine(w io.Writer, r Record) {
+	if r.Message != nil {
+		var buf bytes.Buffer
+		if json.Indent(&buf, r.Message, "", "  ") == nil {
+			fmt.Fprintf(w, "```json\n%s\n```\n\n", buf.String())
+			return
+		}
+	}
+	fmt.Fprintf(w, "```\n%s\n```\n(not JSON)\n\n", r.Line())
+}
