@@ -4,6 +4,8 @@
 //	lab serve      run a reference server on stdio
 //	lab grade      grade any stdio server
 //	lab grade-class grade a whole class of submissions
+//	lab capture    record a session with a stdio server
+//	lab validate   check messages against the MCP 2026-07-28 schema
 //	lab version    print the version
 //
 // Run "lab help COMMAND" for the flags of each.
@@ -59,6 +61,8 @@ func commands() []command {
 		{"serve", "run a reference server on stdio (lab serve reader)", serveCmd},
 		{"grade", "grade a stdio server: lab grade [flags] -- COMMAND [ARGS...]", gradeCmd},
 		{"grade-class", "grade every submission folder of a class", gradeClassCmd},
+		{"capture", "record a session with a stdio server: lab capture OUT FILE.jsonl -- COMMAND...", captureCmd},
+		{"validate", "check wire files and recorded sessions against the MCP 2026-07-28 schema", validateCmd},
 		{"version", "print the lab's version", versionCmd},
 	}
 }
