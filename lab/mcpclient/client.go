@@ -20,20 +20,16 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/mcp"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
 // ProtocolVersion is the MCP revision the client speaks and names in the
 // _meta of every request.
-const ProtocolVersion = "2026-07-28"
+const ProtocolVersion = mcp.Version
 
-// The _meta keys of a 2026-07-28 request.
-const (
-	MetaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
-	MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
-	MetaClientInfo         = "io.modelcontextprotocol/clientInfo"
-	MetaLogLevel           = "io.modelcontextprotocol/logLevel"
-)
+// MetaLogLevel is the _meta key that asks a server for log notifications.
+const MetaLogLevel = "io.modelcontextprotocol/logLevel"
 
 // DefaultTimeout is how long a request waits for its answer unless Options
 // say otherwise.
@@ -47,12 +43,6 @@ const maxKeptNotifications = 64
 // was closed.
 var ErrClosed = errors.New("the client was closed")
 
-// Implementation names a piece of software, as clientInfo does.
-type Implementation struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
-}
-
 // Options tune a Client. The zero value is usable.
 type Options struct {
 	// Timeout bounds every request; 0 means DefaultTimeout. A shorter
@@ -60,7 +50,7 @@ type Options struct {
 	Timeout time.Duration
 	// ClientInfo is sent in every request's _meta; nil means
 	// {"name":"mcplab","version":"dev"}.
-	ClientInfo *Implementation
+	ClientInfo *mcp.Implementation
 	// Logf receives notes about the connection: the server's stderr lines,
 	// messages that were dropped and why. Nil means no notes.
 	Logf func(format string, args ...any)
@@ -72,11 +62,11 @@ type Options struct {
 // Client is a connection to one MCP server. Its methods are safe for
 // concurrent use.
 type Client struct {
-	conn    Conn
-	opts    Options
-	meta    []byte // the fixed part of every request's _meta, without the closing brace
-	mu      sync.Mutex
-	nextID  int64
+	conn   Conn
+	opts   Options
+	meta   []byte // the fixed part of every request's _meta, without the closing brace
+	mu     sync.Mutex
+	nextID int64
 	// calls holds every request from its sending until Call returns, so
 	// that a notification that trails the response on the same exchange
 	// still finds its request.
@@ -93,9 +83,9 @@ type waiter struct {
 	// set under Client.mu; answered is set when done is closed.
 	answered bool
 	result   json.RawMessage
-	err    error
-	notes  []*wire.Message
-	seen   int
+	err      error
+	notes    []*wire.Message
+	seen     int
 }
 
 // Connect opens a connection through t and returns a Client that uses it.
@@ -104,7 +94,7 @@ func Connect(ctx context.Context, t Transport, opts Options) (*Client, error) {
 	if c.opts.Timeout <= 0 {
 		c.opts.Timeout = DefaultTimeout
 	}
-	info := Implementation{Name: "mcplab", Version: "dev"}
+	info := mcp.Implementation{Name: "mcplab", Version: "dev"}
 	if opts.ClientInfo != nil {
 		info = *opts.ClientInfo
 	}
@@ -112,7 +102,7 @@ func Connect(ctx context.Context, t Transport, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding clientInfo: %w", err)
 	}
-	c.meta = fmt.Appendf(nil, `{%q:%q,%q:{},%q:%s`, MetaProtocolVersion, ProtocolVersion, MetaClientCapabilities, MetaClientInfo, infoJSON)
+	c.meta = fmt.Appendf(nil, `{%q:%q,%q:{},%q:%s`, mcp.MetaProtocolVersion, ProtocolVersion, mcp.MetaClientCapabilities, mcp.MetaClientInfo, infoJSON)
 	conn, err := t.Connect(ctx, (*receiver)(c))
 	if err != nil {
 		return nil, err

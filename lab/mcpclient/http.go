@@ -104,6 +104,7 @@ func (c *httpConn) Send(ctx context.Context, m *Outgoing) error {
 	}
 	// Set as the specification spells them; header names are
 	// case-insensitive, so this is for the people reading a capture.
+	req.Header["User-Agent"] = []string{"mcplab"}
 	req.Header["Content-Type"] = []string{"application/json"}
 	req.Header["Accept"] = []string{"application/json, text/event-stream"}
 	req.Header["MCP-Protocol-Version"] = []string{m.ProtocolVersion}

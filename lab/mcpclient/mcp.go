@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/mcplab/mcplab/lab/mcp"
 )
 
 // InputRequiredError is the answer of a server that needs more from the
@@ -33,22 +35,12 @@ func checkResultType(result json.RawMessage) error {
 		return fmt.Errorf("the result is %s, not a JSON object", shorten(result, 40))
 	}
 	switch {
-	case r.ResultType == nil || *r.ResultType == "complete":
+	case r.ResultType == nil || *r.ResultType == mcp.ResultComplete:
 		return nil
-	case *r.ResultType == "input_required":
+	case *r.ResultType == mcp.ResultInputRequired:
 		return &InputRequiredError{Result: result}
 	}
 	return fmt.Errorf("the result has resultType %q, which this client does not know; only \"complete\" is a finished answer", *r.ResultType)
-}
-
-// Tool is one tool as a server lists it. Annotations are the server's own
-// claims about the tool and prove nothing.
-type Tool struct {
-	Name        string          `json:"name"`
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"inputSchema"`
-	Annotations json.RawMessage `json:"annotations,omitempty"`
 }
 
 // maxPages bounds a paginated listing, so a server that never stops handing
@@ -58,8 +50,8 @@ const maxPages = 1000
 // ListTools asks for every tool the server has: it sends tools/list again
 // with each nextCursor, passed back byte for byte, until a page has none.
 // Page sizes prove nothing; only a missing nextCursor ends the list.
-func (c *Client) ListTools(ctx context.Context) ([]Tool, error) {
-	var tools []Tool
+func (c *Client) ListTools(ctx context.Context) ([]mcp.Tool, error) {
+	var tools []mcp.Tool
 	var cursor json.RawMessage
 	seen := map[string]bool{}
 	for page := 1; ; page++ {
@@ -69,7 +61,7 @@ func (c *Client) ListTools(ctx context.Context) ([]Tool, error) {
 				Cursor json.RawMessage `json:"cursor"`
 			}{cursor}
 		}
-		reply, err := c.Call(ctx, "tools/list", params)
+		reply, err := c.Call(ctx, mcp.MethodToolsList, params)
 		if err != nil {
 			return tools, fmt.Errorf("listing tools, page %d: %w", page, err)
 		}
@@ -84,9 +76,9 @@ func (c *Client) ListTools(ctx context.Context) ([]Tool, error) {
 			return tools, fmt.Errorf("listing tools, page %d: the result has no \"tools\" array", page)
 		}
 		for i, raw := range r.Tools {
-			var t Tool
+			var t mcp.Tool
 			if err := json.Unmarshal(raw, &t); err != nil || t.Name == "" {
-				return tools, fmt.Errorf("listing tools, page %d: tool %d is not an object with a string \"name\"", page, i)
+				return tools, fmt.Errorf("listing tools, page %d: tool %d is not a tool with a string \"name\" (%v)", page, i, err)
 			}
 			tools = append(tools, t)
 		}
@@ -166,7 +158,7 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments any, opts 
 		Name      string `json:"name"`
 		Arguments any    `json:"arguments,omitempty"`
 	}{name, arguments}
-	reply, err := c.Call(ctx, "tools/call", params, opts...)
+	reply, err := c.Call(ctx, mcp.MethodToolsCall, params, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -188,19 +180,19 @@ type Discovery struct {
 	Instructions      string          `json:"instructions,omitempty"`
 	// ServerInfo is the server's self-description from the result's _meta;
 	// nothing checks it.
-	ServerInfo *Implementation `json:"-"`
+	ServerInfo *mcp.Implementation `json:"-"`
 }
 
 // Discover asks the server which revisions and capabilities it has.
 func (c *Client) Discover(ctx context.Context) (*Discovery, error) {
-	reply, err := c.Call(ctx, "server/discover", nil)
+	reply, err := c.Call(ctx, mcp.MethodDiscover, nil)
 	if err != nil {
 		return nil, err
 	}
 	var d Discovery
 	var meta struct {
 		Meta struct {
-			ServerInfo *Implementation `json:"io.modelcontextprotocol/serverInfo"`
+			ServerInfo *mcp.Implementation `json:"io.modelcontextprotocol/serverInfo"`
 		} `json:"_meta"`
 	}
 	if err := json.Unmarshal(reply.Result, &d); err != nil {
