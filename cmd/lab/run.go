@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/model"
@@ -54,7 +53,7 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	if !*noModel {
 		if err := modelStep(ctx, e, lesson); err != nil {
-			return exitCannot, err
+			return exitInternal, err
 		}
 	}
 	return exitOK, nil
@@ -73,22 +72,14 @@ func serverStarter(command []string) (client.Starter, error) {
 }
 
 // modelStep asks the lesson's question and prints the answer, or the
-// recorded sample when no model answers.
+// recorded sample when no model answers, for whatever reason: a malformed
+// AI_URL or AI_TIMEOUT included, whose usage error the printed reason shows.
 func modelStep(ctx context.Context, e *env, lesson lessons.Lesson) error {
-	cfg, err := model.ConfigFromEnv(e.getenv)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	q, err := lesson.Read("model/question.txt")
+	p, err := model.LoadPrompt(lesson.Read)
 	if err != nil {
 		return err
 	}
-	sample, err := lesson.Read("model/sample.txt")
-	if err != nil {
-		return err
-	}
-	ans := model.Ask(ctx, cfg, strings.TrimSpace(string(q)), strings.TrimSpace(string(sample)))
-	for _, l := range model.Lines(ans) {
+	for _, l := range model.Lines(model.AskFromEnv(ctx, e.getenv, p)) {
 		fmt.Fprintln(e.stdout, l)
 	}
 	return nil

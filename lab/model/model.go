@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"syscall"
 	"unicode"
@@ -21,9 +22,6 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 )
-
-// MaxTokens is the max_tokens sent with each question: one sentence is enough.
-const MaxTokens = 80
 
 // MaxReplyBytes bounds how much of any reply body is read, so a broken or
 // hostile service cannot make the step use unbounded memory.
@@ -50,21 +48,85 @@ var (
 	errTimedOut    = errors.New("model call timed out")
 )
 
-// Ask sends question as one user message to the model service in cfg and
+// Prompt is what the model step asks: a lesson's question, the answer to show
+// when no model answers, and how long the model's answer may be.
+type Prompt struct {
+	// Question is sent as one user message.
+	Question string
+	// Sample is the recorded answer shown when no model answers.
+	Sample string
+	// MaxTokens is sent as max_tokens; 0 sends no limit.
+	MaxTokens int
+}
+
+// The files of a lesson's model folder that LoadPrompt reads.
+const (
+	QuestionFile  = "model/question.txt"
+	SampleFile    = "model/sample.txt"
+	MaxTokensFile = "model/max-tokens.txt"
+)
+
+// LoadPrompt reads a lesson's prompt with read, which returns a file of the
+// lesson by its path inside the lesson's folder: the question, the recorded
+// sample and max_tokens (a whole number) from QuestionFile, SampleFile and
+// MaxTokensFile.
+func LoadPrompt(read func(name string) ([]byte, error)) (Prompt, error) {
+	var p Prompt
+	for _, f := range []struct {
+		name string
+		to   *string
+	}{{QuestionFile, &p.Question}, {SampleFile, &p.Sample}} {
+		b, err := read(f.name)
+		if err != nil {
+			return Prompt{}, fmt.Errorf("reading the model prompt: %w", err)
+		}
+		if *f.to = strings.TrimSpace(string(b)); *f.to == "" {
+			return Prompt{}, fmt.Errorf("reading the model prompt: %s is empty", f.name)
+		}
+	}
+	b, err := read(MaxTokensFile)
+	if err != nil {
+		return Prompt{}, fmt.Errorf("reading the model prompt: %w", err)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || n <= 0 {
+		return Prompt{}, fmt.Errorf("reading the model prompt: %s must hold a whole number above 0, not %q", MaxTokensFile, strings.TrimSpace(string(b)))
+	}
+	p.MaxTokens = n
+	return p, nil
+}
+
+// Ask sends p's question as one user message to the model service in cfg and
 // returns its answer. Ask never fails: if the service cannot be reached, takes
 // longer than cfg.Timeout, answers with an error status, or sends no usable
-// answer, Ask returns sample with Recorded set and a short Reason.
-func Ask(ctx context.Context, cfg Config, question, sample string) Answer {
+// answer, Ask returns p's sample with Recorded set and a short Reason.
+func Ask(ctx context.Context, cfg Config, p Prompt) Answer {
 	cfg = cfg.withDefaults()
-	text, err := complete(ctx, cfg, question)
+	text, err := complete(ctx, cfg, p)
 	if err != nil {
-		return Answer{Text: sample, Recorded: true, Reason: shorten(err.Error())}
+		return recorded(p, err)
 	}
 	return Answer{Text: text}
 }
 
+// AskFromEnv is the whole model step: it reads the configuration with
+// ConfigFromEnv and asks p. A configuration that cannot be used is one more
+// reason why no model answered, not a reason to stop: the answer is p's
+// sample, and its Reason names the variable and what it accepts.
+func AskFromEnv(ctx context.Context, getenv func(string) string, p Prompt) Answer {
+	cfg, err := ConfigFromEnv(getenv)
+	if err != nil {
+		return recorded(p, err)
+	}
+	return Ask(ctx, cfg, p)
+}
+
+func recorded(p Prompt, why error) Answer {
+	return Answer{Text: p.Sample, Recorded: true, Reason: shorten(why.Error())}
+}
+
 // complete makes the call. Its error, if any, is already the short reason.
-func complete(ctx context.Context, cfg Config, question string) (string, error) {
+func complete(ctx context.Context, cfg Config, p Prompt) (string, error) {
 	callCtx, cancel := context.WithTimeoutCause(ctx, cfg.Timeout, errTimedOut)
 	defer cancel()
 
@@ -78,8 +140,8 @@ func complete(ctx context.Context, cfg Config, question string) (string, error) 
 
 	resp, err := client.CreateChatCompletion(callCtx, openai.ChatCompletionRequest{
 		Model:     cfg.Model,
-		Messages:  []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: question}},
-		MaxTokens: MaxTokens,
+		Messages:  []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: p.Question}},
+		MaxTokens: p.MaxTokens,
 	})
 	switch {
 	case err == nil:

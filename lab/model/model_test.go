@@ -24,6 +24,8 @@ const (
 	testAnswer   = "Because a client may have several requests open and matches each reply to its request by id."
 )
 
+var testPrompt = Prompt{Question: testQuestion, Sample: testSample, MaxTokens: 80}
+
 // seen is what a test server saw of one request.
 type seen struct {
 	method, path, auth, contentType string
@@ -68,7 +70,7 @@ func TestAskGoodAnswer(t *testing.T) {
 	for _, suffix := range []string{"", "/", "/v1", "/v1/"} {
 		t.Run("url"+suffix, func(t *testing.T) {
 			srv, got := serve(t, http.StatusOK, "application/json", completion(choice(`"  `+testAnswer+`\n"`)))
-			a := Ask(context.Background(), testConfig(srv.URL+suffix), testQuestion, testSample)
+			a := Ask(context.Background(), testConfig(srv.URL+suffix), testPrompt)
 			if want := (Answer{Text: testAnswer}); a != want {
 				t.Fatalf("Ask = %+v, want %+v", a, want)
 			}
@@ -94,7 +96,7 @@ func TestAskEmptyKeySendsNoAuthorization(t *testing.T) {
 	srv, got := serve(t, http.StatusOK, "application/json", completion(choice(`"`+testAnswer+`"`)))
 	cfg := testConfig(srv.URL)
 	cfg.Key = ""
-	if a := Ask(context.Background(), cfg, testQuestion, testSample); a.Recorded {
+	if a := Ask(context.Background(), cfg, testPrompt); a.Recorded {
 		t.Fatalf("Ask fell back: %+v", a)
 	}
 	if r := <-got; r.auth != "" {
@@ -135,7 +137,7 @@ func TestAskFallsBack(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, _ := serve(t, tc.status, tc.contentType, tc.body)
-			a := Ask(context.Background(), testConfig(srv.URL), testQuestion, testSample)
+			a := Ask(context.Background(), testConfig(srv.URL), testPrompt)
 			want := Answer{Text: testSample, Recorded: true, Reason: tc.reason}
 			if a != want {
 				t.Fatalf("Ask =\n%+v\nwant\n%+v", a, want)
@@ -149,7 +151,7 @@ func TestAskReplyTooLarge(t *testing.T) {
 		t.Run(fmt.Sprint(status), func(t *testing.T) {
 			big := `{"choices":[{"message":{"content":"` + strings.Repeat("a", MaxReplyBytes) + `"}}]}`
 			srv, _ := serve(t, status, "application/json", big)
-			a := Ask(context.Background(), testConfig(srv.URL), testQuestion, testSample)
+			a := Ask(context.Background(), testConfig(srv.URL), testPrompt)
 			want := Answer{Text: testSample, Recorded: true, Reason: "the reply is larger than 1048576 bytes"}
 			if a != want {
 				t.Fatalf("Ask = %+v, want %+v", a, want)
@@ -162,7 +164,7 @@ func TestAskReplyExactlyAtLimit(t *testing.T) {
 	head := completion(choice(`"` + testAnswer + `"`))
 	body := head + strings.Repeat(" ", MaxReplyBytes-len(head))
 	srv, _ := serve(t, 200, "application/json", body)
-	if a := Ask(context.Background(), testConfig(srv.URL), testQuestion, testSample); a != (Answer{Text: testAnswer}) {
+	if a := Ask(context.Background(), testConfig(srv.URL), testPrompt); a != (Answer{Text: testAnswer}) {
 		t.Fatalf("Ask = %+v, want the model's answer", a)
 	}
 }
@@ -187,7 +189,7 @@ func TestAskTimeout(t *testing.T) {
 	srv := blockingServer(t)
 	cfg := testConfig(srv.URL)
 	cfg.Timeout = 50 * time.Millisecond
-	a := Ask(context.Background(), cfg, testQuestion, testSample)
+	a := Ask(context.Background(), cfg, testPrompt)
 	want := Answer{Text: testSample, Recorded: true, Reason: "timeout after 50ms"}
 	if a != want {
 		t.Fatalf("Ask = %+v, want %+v", a, want)
@@ -198,7 +200,7 @@ func TestAskCallerCancels(t *testing.T) {
 	srv := blockingServer(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	a := Ask(ctx, testConfig(srv.URL), testQuestion, testSample)
+	a := Ask(ctx, testConfig(srv.URL), testPrompt)
 	want := Answer{Text: testSample, Recorded: true, Reason: "cancelled before the model answered"}
 	if a != want {
 		t.Fatalf("Ask = %+v, want %+v", a, want)
@@ -209,7 +211,7 @@ func TestAskCallerDeadlinePassed(t *testing.T) {
 	srv := blockingServer(t)
 	ctx, cancel := context.WithDeadline(context.Background(), time.Unix(0, 0))
 	defer cancel()
-	a := Ask(ctx, testConfig(srv.URL), testQuestion, testSample)
+	a := Ask(ctx, testConfig(srv.URL), testPrompt)
 	want := Answer{Text: testSample, Recorded: true, Reason: "ran out of time before the model answered"}
 	if a != want {
 		t.Fatalf("Ask = %+v, want %+v", a, want)
@@ -223,7 +225,7 @@ func TestAskConnectionRefused(t *testing.T) {
 	}
 	addr := "http://" + ln.Addr().String()
 	ln.Close()
-	a := Ask(context.Background(), testConfig(addr+"/"), testQuestion, testSample)
+	a := Ask(context.Background(), testConfig(addr+"/"), testPrompt)
 	want := Answer{Text: testSample, Recorded: true, Reason: "connection refused by " + addr}
 	if a != want {
 		t.Fatalf("Ask = %+v, want %+v", a, want)
@@ -237,7 +239,7 @@ func TestAskNoSuchHost(t *testing.T) {
 		}
 	}
 	const addr = "http://lab-model-test.invalid:4000"
-	a := Ask(context.Background(), testConfig(addr), testQuestion, testSample)
+	a := Ask(context.Background(), testConfig(addr), testPrompt)
 	want := Answer{Text: testSample, Recorded: true, Reason: "cannot reach " + addr + ": no such host"}
 	if a != want {
 		t.Fatalf("Ask = %+v, want %+v", a, want)
@@ -280,7 +282,7 @@ func TestAskRedactsPassword(t *testing.T) {
 	}
 	host := ln.Addr().String()
 	ln.Close()
-	a := Ask(context.Background(), testConfig("http://user:secret@"+host), testQuestion, testSample)
+	a := Ask(context.Background(), testConfig("http://user:secret@"+host), testPrompt)
 	if want := "connection refused by http://user:xxxxx@" + host; a.Reason != want {
 		t.Fatalf("Reason = %q, want %q", a.Reason, want)
 	}
