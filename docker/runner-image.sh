@@ -1,10 +1,16 @@
 #!/bin/sh
 # runner-image.sh builds the image the class grader's container sandbox runs
-# student servers in: Debian bookworm (minbase) with python3, bash and
-# coreutils, a non-root user "runner" (uid and gid 65532), no registry needed.
-# (python3, not python3-minimal: the minimal package has no json module.)
+# student servers in, and the base of the workbench image (docker/Dockerfile,
+# target workbench): Debian bookworm (minbase, no recommended packages) with
+# python3, nodejs (Node 18), bash and coreutils, a non-root user "runner"
+# (uid and gid 65532), no registry needed. (python3, not python3-minimal: the
+# minimal package has no json module.)
 #
-# It runs once per machine: when the image already exists it does nothing.
+# It runs once per machine: when the image already exists and its label
+# org.mcplab.runner says it was made from this script's package list, it does
+# nothing. An image made by an older version of this script (one without
+# nodejs, say) is rebuilt under the same name, and the old one removed when
+# no container uses it.
 # It needs root, debootstrap, a reachable Debian mirror and a Docker engine
 # (run docker/engine.sh first). Progress goes to stderr.
 #
@@ -15,16 +21,25 @@ set -u
 
 image=${RUNNER_IMAGE:-mcplab/runner:bookworm}
 suite=bookworm
-packages=python3,bash,coreutils
+packages=python3,nodejs,bash,coreutils
+# recipe names what the image is made of; a change here rebuilds the image on
+# every machine that has an older one.
+recipe="debian-$suite-minbase+$packages+runner-65532"
 
 say() { printf 'runner-image.sh: %s\n' "$*" >&2; }
 fail() { say "error: $*"; exit 1; }
 
 docker info >/dev/null 2>&1 || fail "no Docker engine answers; run docker/engine.sh first"
 
+old_id=""
 if docker image inspect "$image" >/dev/null 2>&1; then
-	say "$image already exists; nothing to do"
-	exit 0
+	have=$(docker image inspect -f '{{index .Config.Labels "org.mcplab.runner"}}' "$image" 2>/dev/null)
+	if [ "$have" = "$recipe" ]; then
+		say "$image already exists ($recipe); nothing to do"
+		exit 0
+	fi
+	old_id=$(docker image inspect -f '{{.Id}}' "$image")
+	say "$image exists but was made as \"${have:-an image without the org.mcplab.runner label}\", not \"$recipe\" (it may lack nodejs): rebuilding it"
 fi
 
 [ "$(id -u)" = 0 ] || fail "debootstrap needs root"
@@ -90,9 +105,18 @@ tar -C "$root" -c . | docker import \
 	--change 'USER 65532:65532' \
 	--change 'WORKDIR /home/runner' \
 	--change 'CMD ["/bin/bash"]' \
+	--change "LABEL org.mcplab.runner=$recipe" \
 	--message "mcplab runner: debian $suite minbase + $packages" \
 	- "$image" >/dev/null || fail "docker import failed"
 
 end=$(date +%s)
 size=$(docker image inspect -f '{{.Size}}' "$image")
 say "built $image in $((end - start))s, $size bytes"
+if [ -n "$old_id" ] && [ "$old_id" != "$(docker image inspect -f '{{.Id}}' "$image")" ]; then
+	# Only an image no container uses is removed; otherwise it stays, untagged.
+	if docker image rm "$old_id" >/dev/null 2>&1; then
+		say "removed the older image $old_id"
+	else
+		say "kept the older image $old_id: a container still uses it (docker image prune removes it later)"
+	fi
+fi
