@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -101,6 +102,9 @@ func (c *streamConn) Send(ctx context.Context, m *Outgoing) error {
 		return c.breakOff(fmt.Errorf("a message to the server was cut off after %d of its %d bytes: %w", n, len(line), err))
 	case ctx.Err() != nil:
 		return fmt.Errorf("the server did not read the request: %w", ctx.Err())
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		// The deadline passed a moment before the context saw it.
+		return fmt.Errorf("the server did not read the request: %w", context.DeadlineExceeded)
 	}
 	return c.breakOff(fmt.Errorf("writing to the server: %w", err))
 }
