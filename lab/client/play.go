@@ -497,13 +497,25 @@ func (pl *player) stop() error {
 	select {
 	case <-pl.exited:
 	default:
-		if pl.ctx.Err() == nil && !pl.run.OutputCapped && !pl.run.Killed {
+		// The capped channel, not run.OutputCapped: that field is the
+		// recorder's, written by a reader goroutine under its lock.
+		if pl.ctx.Err() == nil && !isClosed(pl.capped) && !pl.run.Killed {
 			pl.kill("the run cannot go on")
 		} else {
 			pl.p.Kill()
 		}
 	}
 	return pl.ctx.Err()
+}
+
+// isClosed reports whether ch is closed, without waiting.
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 func describeWriteErr(err error) string {

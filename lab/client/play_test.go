@@ -225,3 +225,33 @@ func TestOutputCap(t *testing.T) {
 		t.Errorf("kept %d lines of a 1 MiB cap of 1 KB lines", n)
 	}
 }
+
+// TestOutputCapWhileNotReading floods stdout from a server that never reads
+// its stdin, so the client is stuck in a write when the cap stops the server:
+// the run must say the output was capped, not that the run could not go on.
+// Under -race it also covers stop's read of the cap, which a reader
+// goroutine sets.
+func TestOutputCapWhileNotReading(t *testing.T) {
+	for range 20 {
+		flood := client.InProcess(func(ctx context.Context, in io.Reader, out, errw io.Writer) int {
+			io.WriteString(errw, "ready\n")
+			line := []byte(strings.Repeat("x", 1000) + "\n")
+			for ctx.Err() == nil {
+				if _, err := out.Write(line); err != nil {
+					return 1
+				}
+			}
+			return 0
+		})
+		run, err := client.Play(context.Background(), lessonScenario(t), flood, client.Options{MaxOutput: 64 << 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !run.OutputCapped {
+			t.Fatal("the flood was not capped")
+		}
+		if run.Killed && run.KillReason == "the run cannot go on" {
+			t.Fatalf("a capped server was reported as %q", run.KillReason)
+		}
+	}
+}
