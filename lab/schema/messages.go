@@ -130,6 +130,9 @@ func (s *Session) response(msg []byte, id json.RawMessage, hasID bool, obj map[s
 			Code int `json:"code"`
 		}
 		if json.Unmarshal(rawErr, &e) == nil {
+			if def := s.v.errorResponseDef[e.Code]; def != "" {
+				return s.check(def, msg)
+			}
 			if def := s.v.errorDef[e.Code]; def != "" {
 				vd := s.check(def, rawErr)
 				vd.Def = "JSONRPCErrorResponse + " + def

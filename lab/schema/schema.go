@@ -44,11 +44,14 @@ type Validator struct {
 	mu       sync.Mutex
 	compiled map[string]*jsonschema.Schema
 
-	defs          map[string]bool
-	requestDef    map[string]string // method -> definition of the request
-	notifyDef     map[string]string // method -> definition of the notification
-	errorDef      map[int]string    // error code -> definition of the error object
-	responseByReq map[string]string // request definition -> result response definition
+	defs       map[string]bool
+	requestDef map[string]string // method -> definition of the request
+	notifyDef  map[string]string // method -> definition of the notification
+	errorDef   map[int]string    // error code -> definition of the error object
+	// errorResponseDef: error code -> definition of a whole error response
+	// (the MCP errors are defined as responses, the JSON-RPC ones as objects)
+	errorResponseDef map[int]string
+	responseByReq    map[string]string // request definition -> result response definition
 }
 
 var (
@@ -80,9 +83,14 @@ func New(doc []byte) (*Validator, error) {
 				Method *struct {
 					Const string `json:"const"`
 				} `json:"method"`
-				Code *struct {
-					Const *int `json:"const"`
-				} `json:"code"`
+				Code  *codeConst `json:"code"`
+				Error *struct {
+					AllOf []struct {
+						Properties struct {
+							Code *codeConst `json:"code"`
+						} `json:"properties"`
+					} `json:"allOf"`
+				} `json:"error"`
 			} `json:"properties"`
 		} `json:"$defs"`
 	}
@@ -91,7 +99,7 @@ func New(doc []byte) (*Validator, error) {
 	}
 	v := &Validator{
 		compiler: c, compiled: map[string]*jsonschema.Schema{}, defs: map[string]bool{},
-		requestDef: map[string]string{}, notifyDef: map[string]string{}, errorDef: map[int]string{}, responseByReq: map[string]string{},
+		requestDef: map[string]string{}, notifyDef: map[string]string{}, errorDef: map[int]string{}, errorResponseDef: map[int]string{}, responseByReq: map[string]string{},
 	}
 	names := make([]string, 0, len(raw.Defs))
 	for name := range raw.Defs {
@@ -111,6 +119,13 @@ func New(doc []byte) (*Validator, error) {
 		if c := d.Properties.Code; c != nil && c.Const != nil && strings.HasSuffix(name, "Error") {
 			v.errorDef[*c.Const] = name
 		}
+		if e := d.Properties.Error; e != nil && strings.HasSuffix(name, "Error") {
+			for _, part := range e.AllOf {
+				if c := part.Properties.Code; c != nil && c.Const != nil {
+					v.errorResponseDef[*c.Const] = name
+				}
+			}
+		}
 	}
 	for _, name := range v.requestDef {
 		if resp := strings.TrimSuffix(name, "Request") + "ResultResponse"; v.defs[resp] {
@@ -118,6 +133,10 @@ func New(doc []byte) (*Validator, error) {
 		}
 	}
 	return v, nil
+}
+
+type codeConst struct {
+	Const *int `json:"const"`
 }
 
 func has(list []string, s string) bool {

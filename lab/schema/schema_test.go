@@ -1,0 +1,151 @@
+package schema_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcplab/mcplab/lab/schema"
+)
+
+// sharedSpec is the reference copy of the specification's files, beside the
+// clone (../shared from the repository's root).
+const sharedSpec = "../../../shared/spec/2026-07-28"
+
+func validator(t *testing.T) *schema.Validator {
+	t.Helper()
+	v, err := schema.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestEmbeddedSchemaIsTheOfficialOne(t *testing.T) {
+	sum := sha256.Sum256(schema.JSON())
+	if got := hex.EncodeToString(sum[:]); got != schema.SHA256 {
+		t.Errorf("the embedded schema's sha256 is %s, want %s (see ORIGIN.md)", got, schema.SHA256)
+	}
+	shared, err := os.ReadFile(filepath.Join(sharedSpec, "schema.json"))
+	if err != nil {
+		t.Skipf("no reference copy beside the clone: %v", err)
+	}
+	if string(shared) != string(schema.JSON()) {
+		t.Error("the embedded schema differs from ../shared/spec/2026-07-28/schema.json")
+	}
+}
+
+// Every official example meets the definition its folder is named after.
+func TestOfficialExamplesPass(t *testing.T) {
+	v := validator(t)
+	files, _ := filepath.Glob(filepath.Join(sharedSpec, "examples", "*", "*.json"))
+	if len(files) == 0 {
+		t.Fatalf("no examples under %s/examples: the reference copy must sit beside the clone", sharedSpec)
+	}
+	if len(files) != 129 {
+		t.Errorf("found %d examples, want the 129 of the reference copy", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := v.CheckFile(filepath.ToSlash(f), data)
+		if !r.OK() || !strings.HasPrefix(r.Kind, "example of ") {
+			t.Errorf("%s (%s): %v %+v", f, r.Kind, r.Err, r.Lines)
+		}
+	}
+}
+
+func TestMessages(t *testing.T) {
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	tests := []struct {
+		msg, def, fails string // fails: a piece of the reason, "" when it passes
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + meta + `}}`, "DiscoverRequest", ""},
+		{`{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, "DiscoverRequest", "missing property 'params'"},
+		{`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`, "DiscoverRequest", "missing property '_meta'"},
+		{`{"jsonrpc":"2.0","id":null,"method":"server/discover","params":{` + meta + `}}`, "DiscoverRequest", "/id"},
+		{`{"jsonrpc":"2.0","id":2,"method":"tickets/get","params":{` + meta + `}}`, "JSONRPCRequest + RequestParams", ""},
+		{`{"jsonrpc":"2.0","id":2,"method":"tickets/get"}`, "JSONRPCRequest + RequestParams", "missing property '_meta'"},
+		{`{"jsonrpc":"2.0","method":"server/discover","params":{` + meta + `}}`, "JSONRPCNotification", ""},
+		{`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}`, "CancelledNotification", "requestId"},
+		{`{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}`, "JSONRPCErrorResponse + ParseError", ""},
+		{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`, "JSONRPCErrorResponse", "/id"},
+		{`{"jsonrpc":"2.0","id":3,"error":{"code":-32022,"message":"Unsupported protocol version"}}`, "UnsupportedProtocolVersionError", "data"},
+		{`{"jsonrpc":"2.0","id":3,"result":{}}`, "JSONRPCResultResponse", "resultType"},
+		{`hello server`, "JSONRPCMessage", "not JSON"},
+		{`[1]`, "JSONRPCMessage", "not one"},
+	}
+	v := validator(t)
+	for _, tt := range tests {
+		vd := v.NewSession().Check(schema.FromUnknown, []byte(tt.msg))
+		if vd.Def != tt.def {
+			t.Errorf("%s\nchecked against %q, want %q", tt.msg, vd.Def, tt.def)
+		}
+		switch {
+		case tt.fails == "" && vd.Err != nil:
+			t.Errorf("%s\nfails: %v", tt.msg, vd.Err)
+		case tt.fails != "" && vd.Err == nil:
+			t.Errorf("%s\npasses; want a failure about %s", tt.msg, tt.fails)
+		case tt.fails != "" && !strings.Contains(vd.Err.Error(), tt.fails):
+			t.Errorf("%s\nfails with %v; want it to mention %s", tt.msg, vd.Err, tt.fails)
+		}
+	}
+}
+
+// A result is checked against the result of the method its request asked.
+func TestResultsMatchTheirRequest(t *testing.T) {
+	v := validator(t)
+	s := v.NewSession()
+	s.Check(schema.FromClient, []byte(`{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`))
+	vd := s.Check(schema.FromServer, []byte(`{"jsonrpc":"2.0","id":"d","result":{"resultType":"complete"}}`))
+	if vd.Def != "DiscoverResultResponse" || vd.Err == nil || !strings.Contains(vd.Err.Error(), "supportedVersions") {
+		t.Errorf("a discover answer without supportedVersions: %+v", vd)
+	}
+	if vd := s.Check(schema.FromServer, []byte(`{"jsonrpc":"2.0","id":1,"method":"roots/list"}`)); vd.Err == nil {
+		t.Error("a request written by the server passes")
+	}
+}
+
+// After initialize, messages without modern _meta belong to the legacy
+// era and are checked as JSON-RPC only.
+func TestLegacySession(t *testing.T) {
+	v := validator(t)
+	s := v.NewSession()
+	for _, m := range []struct {
+		from schema.Sender
+		msg  string
+	}{
+		{schema.FromClient, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}`},
+		{schema.FromServer, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{}}}`},
+		{schema.FromClient, `{"jsonrpc":"2.0","method":"notifications/initialized"}`},
+		{schema.FromClient, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`},
+		{schema.FromServer, `{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`},
+	} {
+		if vd := s.Check(m.from, []byte(m.msg)); vd.Err != nil {
+			t.Errorf("%s: %v", m.msg, vd.Err)
+		}
+	}
+}
+
+func TestInvalidFilesPassOnlyWhenEveryLineFails(t *testing.T) {
+	v := validator(t)
+	bad := `{"jsonrpc":"2.0","id":null,"method":"server/discover","params":{}}` + "\n" + `not json` + "\n"
+	if r := v.CheckFile("x.invalid.jsonl", []byte(bad)); !r.OK() {
+		t.Errorf("every line fails, so the file passes: %+v", r)
+	}
+	withGood := bad + `{"jsonrpc":"2.0","method":"notifications/x"}` + "\n"
+	if r := v.CheckFile("x.invalid.jsonl", []byte(withGood)); r.OK() {
+		t.Error("a line that meets the schema in an invalid file must fail the file")
+	}
+	if r := v.CheckFile("x.jsonl", []byte(bad)); r.OK() {
+		t.Error("a wire file with bad lines passes")
+	}
+	if r := v.CheckFile("x.jsonl", nil); r.OK() || r.Err == nil {
+		t.Error("an empty file passes")
+	}
+}
