@@ -20,6 +20,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv("MCPCLIENT_FAKE_SERVER"); mode != "" {
 		os.Exit(fakeProcess(mode))
 	}
+	// The race detector's runtime sleeps a second before a process exits;
+	// the servers these tests start need not.
+	os.Setenv("GORACE", "atexit_sleep_ms=0")
 	os.Exit(m.Run())
 }
 
