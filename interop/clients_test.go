@@ -176,8 +176,7 @@ func interopClients() []interopClient {
 // runGoSDK returns a run function for go-sdk's client. An empty version
 // leaves the client's default, which probes with server/discover first.
 func runGoSDK(version string) func(context.Context, testing.TB, string, []string) clientRun {
-	return func(ctx context.Context, _ testing.TB, command string, args []string) clientRun {
-		var r clientRun
+	return func(ctx context.Context, _ testing.TB, command string, args []string) (r clientRun) {
 		start := time.Now()
 		defer func() { r.elapsed = time.Since(start) }()
 		client := gosdk.NewClient(&gosdk.Implementation{Name: "mcplab-interop", Version: "0.0.0"}, nil)
@@ -228,8 +227,7 @@ func runGoSDK(version string) func(context.Context, testing.TB, string, []string
 // runMCPGo returns a run function for mcp-go's client. An empty version
 // leaves the client's default, which probes with server/discover first.
 func runMCPGo(version string) func(context.Context, testing.TB, string, []string) clientRun {
-	return func(ctx context.Context, _ testing.TB, command string, args []string) clientRun {
-		var r clientRun
+	return func(ctx context.Context, _ testing.TB, command string, args []string) (r clientRun) {
 		start := time.Now()
 		defer func() { r.elapsed = time.Since(start) }()
 		step := func(name string, err error) bool {
