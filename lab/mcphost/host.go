@@ -287,7 +287,8 @@ func (h *Host) Call(ctx context.Context, name string, arguments json.RawMessage)
 	if len(arguments) > 0 {
 		args = arguments
 	}
-	r, err := m.client.CallTool(ctx, t.Original, args)
+	// Progress is asked for, so a user can be shown how a slow call goes.
+	r, err := m.client.CallTool(ctx, t.Original, args, mcpclient.WithProgress())
 	if err != nil {
 		return Result{Text: fmt.Sprintf("Calling tool %q of server %s failed: %v", t.Original, t.Server, err), IsError: true}
 	}

@@ -16,11 +16,19 @@ import (
 
 	"github.com/mcplab/mcplab/lab/mcp"
 	"github.com/mcplab/mcplab/lab/mcpserver"
+	"github.com/mcplab/mcplab/lab/notes"
 )
 
 // The test binary doubles as a stdio server when its first argument says
 // so: the notes server of these tests.
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "notes-server" {
+		if err := notes.Serve(context.Background(), os.Stdin, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if len(os.Args) > 1 && os.Args[1] == "fake-notes-server" {
 		err := fakeNotes().ServeStdio(context.Background(), os.Stdin, os.Stdout)
 		if err != nil {
