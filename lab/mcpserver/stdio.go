@@ -54,7 +54,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	if len(s.LegacyVersions) == 0 {
 		legacy = "modern only"
 	}
-	s.logf("listening on stdin (MCP %s; %s; %s)", s.versions()[0], legacy, mode)
+	s.logf("ready, listening on stdin (MCP %s; %s; %s)", s.versions()[0], legacy, mode)
 
 	var stopErr error
 	for {
