@@ -4,6 +4,9 @@
 //	lab serve      run a reference server on stdio
 //	lab grade      grade any stdio server
 //	lab grade-class grade a whole class of submissions
+//	lab client     lesson 3's reference MCP client (JSON lines on stdin/stdout)
+//	lab tools      list the tools of the configured MCP servers
+//	lab call       call one tool of the configured MCP servers
 //	lab capture    record a session with a stdio server
 //	lab validate   check messages against the MCP 2026-07-28 schema
 //	lab version    print the version
@@ -63,6 +66,9 @@ func commands() []command {
 		{"grade-class", "grade every submission folder of a class", gradeClassCmd},
 		{"capture", "record a session with a stdio server: lab capture OUT FILE.jsonl -- COMMAND...", captureCmd},
 		{"validate", "check wire files and recorded sessions against the MCP 2026-07-28 schema", validateCmd},
+		{"client", "lesson 3's reference MCP client: JSON commands on stdin, JSON answers on stdout", clientCmd},
+		{"tools", "list the tools of the configured MCP servers, as a model would see them", toolsCmd},
+		{"call", "call one tool of the configured MCP servers: lab call NAME [ARGS-JSON]", callCmd},
 		{"version", "print the lab's version", versionCmd},
 	}
 }

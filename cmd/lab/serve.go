@@ -18,6 +18,12 @@ func serveCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitCannot, err
 	}
+	if len(rest) > 0 && rest[0] == "notes" {
+		return serveNotes(ctx, e, rest[1:])
+	}
+	if len(rest) > 0 && rest[0] == "tickets" {
+		return serveTickets(ctx, e, rest[1:])
+	}
 	if len(rest) != 1 {
 		return exitCannot, usagef("name the server to run: lab serve reader (lesson 1) or lab serve helpdesk (lesson 2)")
 	}

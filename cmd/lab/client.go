@@ -1,0 +1,262 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mcplab/mcplab/lab/mcp"
+	"github.com/mcplab/mcplab/lab/mcphost"
+	"github.com/mcplab/mcplab/lab/wire"
+)
+
+// hostFlags are the flags lab client, lab tools and lab call share.
+type hostFlags struct {
+	config  *string
+	timeout *time.Duration
+	verbose *bool
+}
+
+func addHostFlags(fs interface {
+	String(name, value, usage string) *string
+	Duration(name string, value time.Duration, usage string) *time.Duration
+	Bool(name string, value bool, usage string) *bool
+}) hostFlags {
+	return hostFlags{
+		config:  fs.String("config", "servers.json", "the servers to mount: {\"servers\": {ALIAS: {\"command\": ..., \"args\": [...]} or {\"url\": ...}}}"),
+		timeout: fs.Duration("timeout", mcphost.DefaultTimeout, "how long each request to a server may take, unless the server's timeoutMs says otherwise"),
+		verbose: fs.Bool("v", false, "show the servers' stderr and the client's notes on stderr"),
+	}
+}
+
+// startHost mounts the configured servers. Approvals come from approve.
+func startHost(ctx context.Context, e *env, f hostFlags, approve func(*mcphost.Tool, json.RawMessage) bool) (*mcphost.Host, error) {
+	cfg, err := mcphost.LoadConfig(*f.config)
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	opts := mcphost.Options{
+		Timeout:    *f.timeout,
+		ClientInfo: &mcp.Implementation{Name: "mcplab", Version: version},
+		Approve:    approve,
+	}
+	if *f.verbose {
+		opts.Log = func(alias, note string) { fmt.Fprintf(e.stderr, "[%s] %s\n", alias, note) }
+	}
+	h, err := mcphost.Start(ctx, cfg, opts)
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	return h, nil
+}
+
+// clientCmd is lesson 3's reference client behind the grading contract:
+// one JSON command a line on stdin, one JSON answer a line on stdout.
+func clientCmd(ctx context.Context, e *env, args []string) (int, error) {
+	fs := newFlags("client", "client [--config servers.json] < commands", e.stderr)
+	f := addHostFlags(fs)
+	if rest, err := parseFlags(fs, args); err != nil {
+		return exitCannot, err
+	} else if len(rest) > 0 {
+		return exitCannot, usagef("lab client takes its commands on stdin, not as arguments")
+	}
+	// A call command is the user's own request, so it stands for approval.
+	h, err := startHost(ctx, e, f, func(*mcphost.Tool, json.RawMessage) bool { return true })
+	if err != nil {
+		return exitCannot, err
+	}
+	defer h.Close()
+	out := bufio.NewWriter(e.stdout)
+	framer := wire.NewFramer(e.stdin)
+	for {
+		line, err := framer.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		var answer any
+		switch {
+		case errors.Is(err, wire.ErrLineTooLong):
+			answer = contractError{err.Error()}
+		case err != nil:
+			return exitInternal, fmt.Errorf("reading commands: %w", err)
+		default:
+			answer = runContractCommand(ctx, h, line)
+		}
+		b, err := wire.MarshalCompact(answer)
+		if err != nil {
+			return exitInternal, fmt.Errorf("encoding an answer: %w", err)
+		}
+		out.Write(append(b, '\n'))
+		if err := out.Flush(); err != nil {
+			return exitInternal, fmt.Errorf("writing an answer: %w", err)
+		}
+	}
+	return exitOK, nil
+}
+
+// The answers of the contract (lessons/03-wiring-up-mcp/CONTRACT.md).
+type (
+	contractTool struct {
+		Name          string          `json:"name"`
+		Description   string          `json:"description"`
+		NeedsApproval bool            `json:"needsApproval"`
+		InputSchema   json.RawMessage `json:"inputSchema,omitempty"`
+	}
+	contractFailed struct {
+		Server string `json:"server"`
+		Error  string `json:"error"`
+	}
+	contractTools struct {
+		Tools         []contractTool   `json:"tools"`
+		FailedServers []contractFailed `json:"failedServers"`
+	}
+	contractCall struct {
+		Text    string `json:"text"`
+		IsError bool   `json:"isError"`
+	}
+	contractError struct {
+		Error string `json:"error"`
+	}
+)
+
+func runContractCommand(ctx context.Context, h *mcphost.Host, line []byte) any {
+	var cmd struct {
+		Command   string          `json:"command"`
+		Name      *string         `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cmd); err != nil {
+		return contractError{fmt.Sprintf("the command is not a JSON object with command, name and arguments: %v", err)}
+	}
+	switch cmd.Command {
+	case "list_tools":
+		ans := contractTools{Tools: []contractTool{}, FailedServers: []contractFailed{}}
+		for _, t := range h.Tools() {
+			ans.Tools = append(ans.Tools, contractTool{t.Name, t.Description, t.NeedsApproval, t.InputSchema})
+		}
+		for _, s := range h.Servers() {
+			if s.Err != nil {
+				ans.FailedServers = append(ans.FailedServers, contractFailed{s.Alias, s.Err.Error()})
+			}
+		}
+		return ans
+	case "call_tool":
+		if cmd.Name == nil {
+			return contractError{`call_tool needs "name", the tool's namespaced name`}
+		}
+		if a := bytes.TrimSpace(cmd.Arguments); len(a) > 0 && a[0] != '{' && !bytes.Equal(a, wire.Null) {
+			return contractError{`"arguments" must be an object`}
+		}
+		r := h.Call(ctx, *cmd.Name, cmd.Arguments)
+		return contractCall{r.Text, r.IsError}
+	case "":
+		return contractError{`the command has no "command"; use "list_tools" or "call_tool"`}
+	}
+	return contractError{fmt.Sprintf("unknown command %q; use \"list_tools\" or \"call_tool\"", cmd.Command)}
+}
+
+// toolsCmd shows the namespace a person's model would see: names, where
+// each tool comes from, the approval each needs, and the servers missing.
+func toolsCmd(ctx context.Context, e *env, args []string) (int, error) {
+	fs := newFlags("tools", "tools [--config servers.json]", e.stderr)
+	f := addHostFlags(fs)
+	if rest, err := parseFlags(fs, args); err != nil {
+		return exitCannot, err
+	} else if len(rest) > 0 {
+		return exitCannot, usagef("lab tools takes no arguments")
+	}
+	h, err := startHost(ctx, e, f, nil)
+	if err != nil {
+		return exitCannot, err
+	}
+	defer h.Close()
+	for _, s := range h.Servers() {
+		state := fmt.Sprintf("%d tool(s)", s.Tools)
+		if s.Err != nil {
+			state = "UNAVAILABLE"
+		}
+		fmt.Fprintf(e.stdout, "server %s (%s): %s\n", s.Alias, s.Transport, state)
+	}
+	fmt.Fprintln(e.stdout)
+	for _, t := range h.Tools() {
+		approval := "ask"
+		if t.ClaimsReadOnly() {
+			approval = "ask (the server claims read-only; a claim is not trust)"
+		}
+		fmt.Fprintf(e.stdout, "%s\n    server %s, tool %q\n    approval: %s\n    %s\n", t.Name, t.Server, t.Original, approval, t.Description)
+	}
+	code := exitOK
+	for _, n := range h.Notices() {
+		fmt.Fprintf(e.stdout, "\nNOTICE: %s\n", n)
+		code = exitFailed
+	}
+	return code, nil
+}
+
+// callCmd calls one tool by its namespaced name and prints the result.
+func callCmd(ctx context.Context, e *env, args []string) (int, error) {
+	fs := newFlags("call", "call [--config servers.json] [--yes] NAME [ARGUMENTS-JSON]", e.stderr)
+	f := addHostFlags(fs)
+	yes := fs.Bool("yes", false, "approve the call without asking")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return exitCannot, err
+	}
+	if len(rest) < 1 || len(rest) > 2 {
+		return exitCannot, usagef("name one tool, as lab tools lists it, and optionally its arguments as a JSON object")
+	}
+	var arguments json.RawMessage
+	if len(rest) == 2 {
+		arguments = json.RawMessage(rest[1])
+		if !json.Valid(arguments) || !strings.HasPrefix(strings.TrimSpace(rest[1]), "{") {
+			return exitCannot, usagef("the arguments must be a JSON object, such as '{\"query\":\"disk\"}'")
+		}
+	}
+	approve := func(t *mcphost.Tool, args json.RawMessage) bool {
+		if *yes {
+			return true
+		}
+		in, ok := e.stdin.(*os.File)
+		if !ok || !isTerminal(in) {
+			fmt.Fprintf(e.stderr, "%s needs approval, as every remote tool does; rerun with --yes to approve it\n", t.Name)
+			return false
+		}
+		fmt.Fprintf(e.stderr, "Run %s (tool %q of server %s) with %s? [y/N] ", t.Name, t.Original, t.Server, orNone(args))
+		answer, err := bufio.NewReader(in).ReadString('\n')
+		if err != nil && answer == "" {
+			fmt.Fprintf(e.stderr, "\nno answer on stdin; rerun with --yes to approve the call\n")
+			return false
+		}
+		return strings.EqualFold(strings.TrimSpace(answer), "y") || strings.EqualFold(strings.TrimSpace(answer), "yes")
+	}
+	h, err := startHost(ctx, e, f, approve)
+	if err != nil {
+		return exitCannot, err
+	}
+	defer h.Close()
+	for _, n := range h.Notices() {
+		fmt.Fprintf(e.stderr, "notice: %s\n", n)
+	}
+	r := h.Call(ctx, rest[0], arguments)
+	fmt.Fprintln(e.stdout, r.Text)
+	if r.IsError {
+		return exitFailed, nil
+	}
+	return exitOK, nil
+}
+
+func orNone(args json.RawMessage) string {
+	if len(bytes.TrimSpace(args)) == 0 {
+		return "no arguments"
+	}
+	return string(args)
+}
