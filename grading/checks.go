@@ -22,6 +22,8 @@ type Check struct {
 
 // The derived checks that the grader knows how to judge.
 const (
+	checkSplitMessage = "framing.split-message"
+	checkManyPerChunk = "framing.many-per-chunk"
 	checkIDsExact     = "ids.exact"
 	checkAnswersOnce  = "answers.once"
 	checkSilent       = "notifications.silent"
@@ -91,8 +93,17 @@ func ParseChecks(data []byte) ([]Check, error) {
 
 func knownDerived(id string) bool {
 	switch id {
-	case checkIDsExact, checkAnswersOnce, checkSilent, checkMessagesOnly, checkStderrLogs, checkExitOnEOF:
+	case checkSplitMessage, checkManyPerChunk, checkIDsExact, checkAnswersOnce, checkSilent, checkMessagesOnly, checkStderrLogs, checkExitOnEOF:
 		return true
 	}
 	return false
+}
+
+// taggable reports whether scenarios may tag expected answers with a check.
+// The checks judged from the traffic alone may not be tagged: a wrong answer
+// would then count against a check that does not judge answers (a framing
+// check failing for a wrong error code). answers.once may: it is the check
+// an expected answer with no other rule belongs to.
+func taggable(c Check) bool {
+	return !c.Derived || c.ID == checkAnswersOnce
 }

@@ -77,8 +77,19 @@ func LoadLesson(number int, dir fs.FS) (*Lesson, error) {
 	}
 	sort.Strings(files)
 	known := map[string]bool{}
+	derived := map[string]bool{}
 	for _, c := range checks {
 		known[c.ID] = true
+		derived[c.ID] = !taggable(c)
+	}
+	tagErr := func(sc *scenario.Scenario, line int, c string) error {
+		if !known[c] {
+			return fmt.Errorf("lesson %d: scenario %s, line %d: check %q is not in grading/checks.txtar", number, sc.Name, line, c)
+		}
+		if derived[c] {
+			return fmt.Errorf("lesson %d: scenario %s, line %d: check %q is judged from the traffic alone; tag the answer with the check about what it says", number, sc.Name, line, c)
+		}
+		return nil
 	}
 	l := &Lesson{Number: number, Checks: checks}
 	for _, f := range files {
@@ -95,17 +106,20 @@ func LoadLesson(number int, dir fs.FS) (*Lesson, error) {
 		}
 		for _, e := range sc.Expect {
 			for _, c := range e.Checks {
-				if !known[c] {
-					return nil, fmt.Errorf("lesson %d: scenario %s, line %d: check %q is not in grading/checks.txtar", number, sc.Name, e.Line, c)
+				if err := tagErr(sc, e.Line, c); err != nil {
+					return nil, err
 				}
 			}
 		}
 		for _, o := range sc.Orders {
 			for _, c := range o.Checks {
-				if !known[c] {
-					return nil, fmt.Errorf("lesson %d: scenario %s, line %d: check %q is not in grading/checks.txtar", number, sc.Name, o.Line, c)
+				if err := tagErr(sc, o.Line, c); err != nil {
+					return nil, err
 				}
 			}
+		}
+		if _, err := readLines(sc); err != nil {
+			return nil, fmt.Errorf("lesson %d: %w", number, err)
 		}
 		l.Scenarios = append(l.Scenarios, sc)
 	}
@@ -141,7 +155,7 @@ func Grade(ctx context.Context, opts Options) (*Result, error) {
 
 	res := &Result{Lesson: lesson.Number, Gradable: true, Seed: seed}
 	t := newTally()
-	var runs []*client.Run
+	var runs []*evidence
 	for _, sc := range scenarios {
 		co := client.Options{TimeScale: opts.TimeScale, MaxOutput: opts.MaxOutput}
 		if opts.OnEvent != nil {
@@ -164,8 +178,14 @@ func Grade(ctx context.Context, opts Options) (*Result, error) {
 			res.DurationMS = time.Since(started).Milliseconds()
 			return res, nil
 		}
-		runs = append(runs, run)
-		judge(run, sc, t)
+		ev, err := newEvidence(run, sc)
+		if err != nil {
+			return nil, fmt.Errorf("lesson %d: %w", lesson.Number, err)
+		}
+		runs = append(runs, ev)
+		for _, j := range scenarioJudges {
+			j(ev, t)
+		}
 	}
 	judgeStderr(runs, t)
 
@@ -181,10 +201,15 @@ func Grade(ctx context.Context, opts Options) (*Result, error) {
 	return res, nil
 }
 
-func judgeStderr(runs []*client.Run, t *tally) {
+// scenarioJudges weigh each scenario's evidence, one family of checks each.
+var scenarioJudges = []func(*evidence, *tally){
+	judgeMessagesOnly, judgeFraming, judgeExpected, judgeOrders, judgeIDs, judgeOnce, judgeExit,
+}
+
+func judgeStderr(runs []*evidence, t *tally) {
 	t.test(checkStderrLogs)
 	for _, r := range runs {
-		if r.StderrLines > 0 {
+		if r.run.StderrLines > 0 {
 			return
 		}
 	}
@@ -207,7 +232,18 @@ func verdict(c Check, t *tally) CheckResult {
 			fmt.Fprintf(&b, "%s%s.", strings.ToUpper(f.what[:1]), strings.TrimSuffix(f.what[1:], "."))
 		}
 		if len(fails) > 1 {
-			fmt.Fprintf(&b, " (This check failed in %d more place(s) as well; the transcript shows them all.)", len(fails)-1)
+			var places []string
+			for _, g := range fails[1:] {
+				place := "scenario " + g.scenario
+				if g.scenario == "" {
+					place = "the run as a whole"
+				}
+				if g.where != "" {
+					place += " " + g.where
+				}
+				places = append(places, place)
+			}
+			fmt.Fprintf(&b, " (It failed in %d more place(s) as well: %s.)", len(fails)-1, listSome(places, 4))
 		}
 		if f.expected != "" {
 			fmt.Fprintf(&b, " Expected: %s.", strings.TrimSuffix(f.expected, "."))
@@ -248,23 +284,33 @@ func maxScore(checks []Check) int {
 // classify names, in plain words, how the runs went as a whole. The first
 // cause that applies wins: memory, output cap, early exit, timeout, stray
 // output, wrong answers.
-func classify(runs []*client.Run, res *Result) Outcome {
-	for _, r := range runs {
+func classify(evs []*evidence, res *Result) Outcome {
+	for _, ev := range evs {
+		r := ev.run
 		if r.Exit.Reason != "" && strings.Contains(r.Exit.Reason, "memory") {
 			return Outcome{Kind: OutcomeMemory, Detail: fmt.Sprintf("In scenario %s the server was %s.", r.Scenario.Name, r.Exit.Reason)}
 		}
 	}
-	for _, r := range runs {
+	for _, ev := range evs {
+		r := ev.run
 		if r.OutputCapped {
 			return Outcome{Kind: OutcomeOutputCap, Detail: fmt.Sprintf("In scenario %s the server wrote more output than the grader accepts and was stopped.", r.Scenario.Name)}
 		}
 	}
-	for _, r := range runs {
+	for _, ev := range evs {
+		r := ev.run
 		if r.EarlyExit {
 			return Outcome{Kind: OutcomeExited, Detail: fmt.Sprintf("In scenario %s the server %s before the scenario was over.", r.Scenario.Name, r.Exit)}
 		}
+		// A crash that comes after stdin closed, with requests still
+		// unanswered, is the same crash seen a little later (a slow
+		// machine): the outcome must not depend on when it came.
+		if r.ExitedAfterClose && !r.Exit.OK() && len(ev.missingRequests()) > 0 {
+			return Outcome{Kind: OutcomeExited, Detail: fmt.Sprintf("In scenario %s the server %s before it had answered every request.", r.Scenario.Name, r.Exit)}
+		}
 	}
-	for _, r := range runs {
+	for _, ev := range evs {
+		r := ev.run
 		if len(r.AwaitMissed) > 0 {
 			return Outcome{Kind: OutcomeTimeout, Detail: fmt.Sprintf("In scenario %s no answer to id %s came in time.", r.Scenario.Name, strings.Join(r.AwaitMissed, ", id "))}
 		}

@@ -3,9 +3,7 @@ package grading
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"reflect"
 	"strings"
 	"time"
@@ -19,6 +17,7 @@ import (
 // failure is one piece of evidence against a check.
 type failure struct {
 	scenario string
+	where    string // the line it is about ("line 3"), if any
 	what     string // what happened, in a sentence
 	expected string // what a correct server does
 	actual   string // what this server did, when it is a line of output
@@ -48,262 +47,337 @@ func (t *tally) fail(f failure, checks ...string) {
 	}
 }
 
-// sentLines is what the scenario sent, read the way a correct server reads
-// it: the requests and their ids, how many lines deserve an answer with id
-// null, and how many notifications there were.
-type sentLines struct {
-	requestIDs    []json.RawMessage // ids of requests and of bad lines whose id is readable
-	nullAnswers   int               // lines whose answer has id null
-	notifications int
+// evidence is what one scenario's run shows, with every answer that came
+// tied to the line that asked for it.
+type evidence struct {
+	sc      *scenario.Scenario
+	run     *client.Run
+	lines   []*sentLine
+	answers []*answer
+	extra   []*answer // responses no line asks for
+	note    string    // what cut the run short, if anything
 }
 
-func readSent(data []byte) sentLines {
-	var s sentLines
-	f := wire.NewFramer(bytes.NewReader(data))
-	for {
-		line, err := f.Next()
-		if errors.Is(err, io.EOF) {
-			return s
+func newEvidence(run *client.Run, sc *scenario.Scenario) (*evidence, error) {
+	lines, err := readLines(sc)
+	if err != nil {
+		return nil, err
+	}
+	ev := &evidence{sc: sc, run: run, lines: lines, answers: readAnswers(run.Answers), note: runContext(run)}
+	ev.extra = tieAnswers(lines, ev.answers)
+	return ev, nil
+}
+
+// withNote adds what cut the run short to a sentence about a missing answer.
+func (ev *evidence) withNote(s string) string {
+	if ev.note == "" {
+		return s
+	}
+	return s + "; " + ev.note
+}
+
+func (ev *evidence) fail(t *tally, f failure, checks ...string) {
+	f.scenario = ev.sc.Name
+	t.fail(f, checks...)
+}
+
+// missingRequests lists the requests that got no answer.
+func (ev *evidence) missingRequests() []*sentLine {
+	var out []*sentLine
+	for _, l := range ev.lines {
+		if l.kind == lineRequest && l.got == nil {
+			out = append(out, l)
 		}
-		if err != nil {
-			s.nullAnswers++
+	}
+	return out
+}
+
+// judgeExpected judges the checks that scenarios tag on expected answers:
+// each on the answer tied to the line that asks for it, and on nothing
+// else. A missing answer counts against them too (the line did not get the
+// answer the check asks for), with what cut the run short.
+func judgeExpected(ev *evidence, t *tally) {
+	for _, l := range ev.lines {
+		if l.expect == nil {
 			continue
 		}
-		msg, problem := wire.ParseRequest(line)
+		e := *l.expect
+		t.test(e.Checks...)
+		want := fmt.Sprintf("%s should get %s", l.describe(), describeExpected(e))
+		where := fmt.Sprintf("line %d", l.n)
 		switch {
-		case problem != nil && bytes.Equal(problem.ID, wire.Null):
-			s.nullAnswers++
-		case problem != nil:
-			s.requestIDs = append(s.requestIDs, problem.ID)
-		case msg.Kind == wire.KindNotification:
-			s.notifications++
-		default:
-			s.requestIDs = append(s.requestIDs, msg.ID)
+		case l.got == nil:
+			checks := e.Checks
+			if ev.sc.Ends() == scenario.StepClose {
+				// judgeOnce names every request left unanswered, once.
+				checks = without(checks, checkAnswersOnce)
+			}
+			what := want + "; nothing came for it"
+			if l.kind == lineNullID {
+				if exp, came, count := nullCount(ev.lines, 0); exp > 1 && came < exp {
+					what += " (" + count + ")"
+				}
+			}
+			ev.fail(t, failure{where: where, what: ev.withNote(what), expected: e.Text, actual: "(nothing)"}, checks...)
+		case !matches(e, l.got):
+			what := fmt.Sprintf("%s; it got %s", want, quote(l.got.Line))
+			if l.got.Msg == nil && l.got.Problem != "" {
+				what += ", which is not a well-formed response: " + l.got.Problem
+			}
+			ev.fail(t, failure{where: where, what: what, expected: e.Text, actual: l.got.Line}, e.Checks...)
 		}
 	}
 }
 
-// judge weighs one scenario's run and adds what it found to t.
-func judge(run *client.Run, sc *scenario.Scenario, t *tally) {
-	name := sc.Name
-	ctxNote := runContext(run)
-	withCtx := func(s string) string {
-		if ctxNote == "" {
-			return s
+func without(ids []string, id string) []string {
+	var out []string
+	for _, x := range ids {
+		if x != id {
+			out = append(out, x)
 		}
-		return s + "; " + ctxNote
 	}
-	sent := readSent(sc.Sent())
+	return out
+}
 
-	// stdout.messages-only: judged only when there was output to judge.
-	if len(run.Answers) > 0 {
-		t.test(checkMessagesOnly)
-	}
-	var notMessages []string
-	var valid []client.Answer
-	var noID []client.Answer // response-like objects that lack an id
-	for i, a := range run.Answers {
-		if a.Msg != nil {
-			valid = append(valid, a)
-			continue
-		}
-		notMessages = append(notMessages, fmt.Sprintf("stdout line %d, %s: %s", i+1, quote(a.Line), a.Problem))
-		if looksLikeAnswerWithoutID(a.Line) {
-			noID = append(noID, a)
-		}
-	}
-	if len(notMessages) > 0 {
-		t.fail(failure{scenario: name,
-			what:     fmt.Sprintf("%d line(s) on stdout are not JSON-RPC responses: %s", len(notMessages), listSome(notMessages, 3)),
-			expected: "only JSON-RPC response objects on stdout, one per line",
-			actual:   run.Answers[indexOfFirstBad(run.Answers)].Line,
-		}, checkMessagesOnly)
-	}
-
-	// Group the answers.
-	var nulls []client.Answer
-	byKey := map[string][]client.Answer{}
-	var keysInOrder []string
-	for _, a := range valid {
-		if bytes.Equal(a.Msg.ID, wire.Null) {
-			nulls = append(nulls, a)
-			continue
-		}
-		k := wire.LooseIDKey(a.Msg.ID)
-		if _, ok := byKey[k]; !ok {
-			keysInOrder = append(keysInOrder, k)
-		}
-		byKey[k] = append(byKey[k], a)
-	}
-
-	// Orders.
+// judgeOrders judges the order lines of a scenario: the answer to one id
+// must arrive before the answer to another.
+func judgeOrders(ev *evidence, t *tally) {
 	arrival := map[string]time.Duration{}
-	for k, as := range byKey {
-		arrival[k] = as[0].At
+	for _, l := range ev.lines {
+		if l.kind == lineRequest && l.got != nil {
+			arrival[wire.LooseIDKey(l.id)] = l.got.At
+		}
 	}
-	for _, o := range sc.Orders {
+	for _, o := range ev.sc.Orders {
 		t.test(o.Checks...)
 		first, okFirst := arrival[wire.LooseIDKey(o.First)]
 		then, okThen := arrival[wire.LooseIDKey(o.Then)]
 		exp := fmt.Sprintf("the answer to id %s before the answer to id %s", o.First, o.Then)
 		switch {
 		case !okFirst && !okThen:
-			t.fail(failure{scenario: name, expected: exp,
-				what: withCtx(fmt.Sprintf("id %s got no answer while id %s was still in flight (neither was answered while the grader waited): a server that handles one request at a time cannot answer id %s until id %s is done",
+			ev.fail(t, failure{expected: exp,
+				what: ev.withNote(fmt.Sprintf("id %s got no answer while id %s was still in flight (neither was answered while the grader waited): a server that handles one request at a time cannot answer id %s until id %s is done",
 					o.First, o.Then, o.First, o.Then))}, o.Checks...)
 		case !okFirst:
-			t.fail(failure{scenario: name, expected: exp,
-				what: withCtx(fmt.Sprintf("id %s was not answered in time, while id %s was still being handled: the server handles one request at a time", o.First, o.Then))}, o.Checks...)
+			ev.fail(t, failure{expected: exp,
+				what: ev.withNote(fmt.Sprintf("id %s was not answered in time, while id %s was still being handled: the server handles one request at a time", o.First, o.Then))}, o.Checks...)
 		case okThen && then < first:
-			t.fail(failure{scenario: name, expected: exp,
+			ev.fail(t, failure{expected: exp,
 				what: fmt.Sprintf("id %s was answered at %v, before id %s at %v", o.Then, then.Round(time.Millisecond), o.First, first.Round(time.Millisecond))}, o.Checks...)
 		}
 	}
+}
 
-	// Expected answers.
-	usedNull := make([]bool, len(nulls))
-	for _, e := range sc.Expect {
-		t.test(e.Checks...)
-		if bytes.Equal(e.ID, wire.Null) {
-			found := false
-			for i, a := range nulls {
-				if !usedNull[i] && matches(e, a.Msg) {
-					usedNull[i], found = true, true
-					break
-				}
-			}
-			if !found {
-				t.fail(failure{scenario: name,
-					what:     withCtx(fmt.Sprintf("no answer with id null and %s came (the answers with id null were: %s)", describeExpected(e), listAnswers(nulls))),
-					expected: e.Text,
-					actual:   "(nothing)",
-				}, e.Checks...)
-			}
+// judgeFraming judges framing alone: every line that ended in a write
+// holding the end of another line (framing.many-per-chunk), and every line
+// cut across writes (framing.split-message), got an answer of its own,
+// whatever that answer says; a notification needs none. What the answer
+// says is for the checks about codes, ids and results.
+func judgeFraming(ev *evidence, t *tally) {
+	type group struct {
+		check string
+		lines []*sentLine
+	}
+	split := group{check: checkSplitMessage}
+	shared := group{check: checkManyPerChunk}
+	for _, l := range ev.lines {
+		if !l.deservesAnswer() {
 			continue
 		}
-		got := byKey[wire.LooseIDKey(e.ID)]
-		if len(got) == 0 {
-			t.fail(failure{scenario: name,
-				what:     withCtx(fmt.Sprintf("no answer to the request with id %s came", e.ID)),
-				expected: e.Text,
-				actual:   "(nothing)",
-			}, e.Checks...)
+		if l.split {
+			split.lines = append(split.lines, l)
+		}
+		if l.shared {
+			shared.lines = append(shared.lines, l)
+		}
+	}
+	// A server that answered no line of the scenario has shown nothing about
+	// how it frames; and once a server has ended by itself (a crash), the
+	// lines it never answered are lost to the exit, which the lifecycle and
+	// answer checks judge.
+	answered := false
+	for _, l := range ev.lines {
+		answered = answered || l.got != nil
+	}
+	if !answered {
+		return
+	}
+	exited := ev.run.EarlyExit || ev.run.ExitedAfterClose && !ev.run.Exit.OK()
+	for _, g := range []group{split, shared} {
+		if len(g.lines) == 0 {
 			continue
 		}
-		if !matches(e, got[0].Msg) {
-			t.fail(failure{scenario: name,
-				what:     fmt.Sprintf("the answer to id %s is wrong: it should have %s", e.ID, describeExpected(e)),
-				expected: e.Text,
-				actual:   got[0].Line,
-			}, e.Checks...)
+		t.test(g.check)
+		var lost []string
+		nullLost := false
+		for _, l := range g.lines {
+			if l.got == nil && !exited {
+				lost = append(lost, l.describe())
+				nullLost = nullLost || l.kind == lineNullID
+			}
 		}
+		if len(lost) == 0 {
+			continue
+		}
+		how := "that ended in a write holding the end of another line"
+		if g.check == checkSplitMessage {
+			how = "that were cut across two or more writes"
+		}
+		what := fmt.Sprintf("%d of the %d lines %s got no answer of their own: %s", len(lost), len(g.lines), how, listSome(lost, 3))
+		if nullLost {
+			_, _, count := nullCount(ev.lines, 0)
+			what += " (" + count + ")"
+		}
+		ev.fail(t, failure{what: ev.withNote(what),
+			expected: "one answer for each line that is a request or a bad line, whatever the answer says, and none for a notification"}, g.check)
 	}
+}
 
-	// ids.exact
-	requestByKey := map[string]json.RawMessage{}
-	for _, id := range sent.requestIDs {
-		requestByKey[wire.LooseIDKey(id)] = id
+// judgeMessagesOnly judges stdout.messages-only: every stdout line is a
+// JSON-RPC response object. A response with a wrong member (an id that is
+// not an id, no "jsonrpc") is still one; the checks about ids and answers
+// judge its members.
+func judgeMessagesOnly(ev *evidence, t *tally) {
+	if len(ev.answers) == 0 {
+		return
 	}
-	if len(valid) > 0 {
+	t.test(checkMessagesOnly)
+	var bad []string
+	var first string
+	for _, a := range ev.answers {
+		if a.shaped {
+			continue
+		}
+		why := a.Problem
+		if a.Msg == nil && why == "" || strings.Contains(why, "request or notification") {
+			why = "it is a request or a notification, not a response"
+		}
+		if first == "" {
+			first = a.Line
+		}
+		bad = append(bad, fmt.Sprintf("stdout line %d, %s: %s", a.n, quote(a.Line), why))
+	}
+	if len(bad) > 0 {
+		ev.fail(t, failure{
+			what:     fmt.Sprintf("%d line(s) on stdout are not JSON-RPC responses: %s", len(bad), listSome(bad, 3)),
+			expected: "only JSON-RPC response objects on stdout, one per line",
+			actual:   first,
+		}, checkMessagesOnly)
+	}
+}
+
+// judgeIDs judges ids.exact: the answer tied to a request carries its id,
+// of the same JSON type.
+func judgeIDs(ev *evidence, t *tally) {
+	for _, l := range ev.lines {
+		if l.kind != lineRequest || l.got == nil {
+			continue
+		}
 		t.test(checkIDsExact)
-	}
-	for _, k := range keysInOrder {
-		a := byKey[k][0]
-		want, ok := requestByKey[k]
-		if ok && !wire.SameID(want, a.Msg.ID) {
-			t.fail(failure{scenario: name,
-				what:     fmt.Sprintf("the answer to the request with id %s (%s) carries id %s (%s)", want, idType(want), a.Msg.ID, idType(a.Msg.ID)),
-				expected: fmt.Sprintf("id %s, exactly as sent", want),
-				actual:   a.Line,
+		if !wire.SameID(l.id, l.got.id) {
+			ev.fail(t, failure{where: fmt.Sprintf("line %d", l.n),
+				what:     fmt.Sprintf("the answer to %s, whose id is %s (%s), carries id %s (%s)", l.describe(), l.id, idType(l.id), l.got.id, idType(l.got.id)),
+				expected: fmt.Sprintf("id %s, exactly as sent", l.id),
+				actual:   l.got.Line,
 			}, checkIDsExact)
 		}
 	}
+}
 
-	// answers.once and notifications.silent
+// judgeOnce judges answers.once and notifications.silent: no line is
+// answered twice, no answer comes that no line asks for, and when stdin
+// closes every request has its answer.
+func judgeOnce(ev *evidence, t *tally) {
+	run := ev.run
 	t.test(checkAnswersOnce)
-	for _, k := range keysInOrder {
-		as := byKey[k]
-		if _, ok := requestByKey[k]; !ok {
-			t.fail(failure{scenario: name,
-				what:   fmt.Sprintf("an answer came with id %s, but no request had that id", as[0].Msg.ID),
-				actual: as[0].Line}, checkAnswersOnce)
-			continue
-		}
-		if len(as) > 1 {
-			t.fail(failure{scenario: name,
-				what:     fmt.Sprintf("the request with id %s was answered %d times", as[0].Msg.ID, len(as)),
+	for _, l := range ev.lines {
+		if len(l.again) > 0 {
+			ev.fail(t, failure{where: fmt.Sprintf("line %d", l.n),
+				what:     fmt.Sprintf("%s was answered %d times", l.describe(), len(l.again)+1),
 				expected: "exactly one answer",
-				actual:   as[1].Line}, checkAnswersOnce)
+				actual:   l.again[0].Line}, checkAnswersOnce)
+		}
+	}
+	notifications := 0
+	for _, l := range ev.lines {
+		if l.kind == lineNotification {
+			notifications++
 		}
 	}
 	// A server that said nothing, or died early, has not shown that it
 	// keeps quiet about notifications: it was never asked properly.
-	if sent.notifications > 0 && len(valid) > 0 && !run.EarlyExit {
+	if notifications > 0 && len(ev.answers) > 0 && !run.EarlyExit {
 		t.test(checkSilent)
 	}
-	var extraNull []client.Answer
-	for i, a := range nulls {
-		if !usedNull[i] {
-			extraNull = append(extraNull, a)
-		}
-	}
-	var errorsExtra, otherExtra []client.Answer
-	for _, a := range extraNull {
-		if a.Msg.Error != nil && (a.Msg.Error.Code == wire.CodeParseError || a.Msg.Error.Code == wire.CodeInvalidRequest) {
+	// Extra parse and invalid-request errors are a server answering a line
+	// twice or answering pieces of lines, and an answer with an id no
+	// request has answers a request the server misread; other extra answers,
+	// with id null or none, in a scenario with notifications, can only be
+	// answers to them.
+	var errorsExtra, otherExtra []*answer
+	for _, a := range ev.extra {
+		badLineError := a.Msg != nil && a.Msg.Error != nil && (a.Msg.Error.Code == wire.CodeParseError || a.Msg.Error.Code == wire.CodeInvalidRequest)
+		if badLineError || a.usableID() {
 			errorsExtra = append(errorsExtra, a)
 		} else {
 			otherExtra = append(otherExtra, a)
 		}
 	}
-	if len(nulls) > sent.nullAnswers && len(errorsExtra) > 0 {
-		t.fail(failure{scenario: name,
-			what: fmt.Sprintf("%d answers with id null came, but only %d line(s) deserved one; the extra ones: %s",
-				len(nulls), sent.nullAnswers, listAnswers(errorsExtra)),
-			expected: fmt.Sprintf("%d answer(s) with id null", sent.nullAnswers),
-			actual:   errorsExtra[0].Line}, checkAnswersOnce)
+	if notifications == 0 {
+		errorsExtra, otherExtra = append(errorsExtra, otherExtra...), nil
 	}
-	otherExtra = append(otherExtra, noID...)
-	if len(otherExtra) > 0 {
-		check := checkAnswersOnce
-		what := fmt.Sprintf("%d answer(s) with no usable id came that no request asked for: %s", len(otherExtra), listAnswers(otherExtra))
-		if sent.notifications > 0 {
-			check = checkSilent
-			what = fmt.Sprintf("the scenario sent %d notification(s), and %d answer(s) with id null or no id came back that only notifications can have caused: %s",
-				sent.notifications, len(otherExtra), listAnswers(otherExtra))
-		}
-		t.fail(failure{scenario: name, what: what, expected: "no answer at all to a notification", actual: otherExtra[0].Line}, check)
-	}
-	if sc.Ends() == scenario.StepClose {
-		var missing []string
-		for _, id := range sent.requestIDs {
-			if len(byKey[wire.LooseIDKey(id)]) == 0 {
-				missing = append(missing, string(id))
+	if len(errorsExtra) > 0 {
+		what := fmt.Sprintf("%d answer(s) came that no line of the scenario asks for: %s", len(errorsExtra), listAnswers(errorsExtra))
+		nullish := 0
+		for _, a := range errorsExtra {
+			if !a.hasID || bytes.Equal(a.id, wire.Null) {
+				nullish++
 			}
 		}
-		if len(missing) > 0 {
-			t.fail(failure{scenario: name,
-				what:     withCtx(fmt.Sprintf("%d request(s) got no answer at all: id %s", len(missing), strings.Join(missing, ", id "))),
+		if _, _, count := nullCount(ev.lines, nullish); nullish > 0 {
+			what += " (" + count + ")"
+		}
+		ev.fail(t, failure{what: what, expected: "one answer per line that deserves one, and nothing more", actual: errorsExtra[0].Line}, checkAnswersOnce)
+	}
+	if len(otherExtra) > 0 {
+		ev.fail(t, failure{
+			what: fmt.Sprintf("the scenario sent %d notification(s), and %d answer(s) came that no request asked for, so only notifications can have caused them: %s",
+				notifications, len(otherExtra), listAnswers(otherExtra)),
+			expected: "no answer at all to a notification", actual: otherExtra[0].Line}, checkSilent)
+	}
+	if ev.sc.Ends() == scenario.StepClose {
+		if missing := ev.missingRequests(); len(missing) > 0 {
+			var ids []string
+			for _, l := range missing {
+				ids = append(ids, string(l.id))
+			}
+			ev.fail(t, failure{
+				what:     ev.withNote(fmt.Sprintf("%d request(s) got no answer at all: id %s", len(missing), strings.Join(ids, ", id "))),
 				expected: "one answer to every request before the server exits"}, checkAnswersOnce)
 		}
 	}
+}
 
-	// lifecycle.exit-on-eof
-	if sc.Ends() == scenario.StepClose {
-		t.test(checkExitOnEOF)
-		switch {
-		case run.EarlyExit && !run.Closed:
-			t.fail(failure{scenario: name, what: withCtx("the server ended before its stdin was closed"),
-				expected: "the server keeps running until stdin closes, then exits with status 0"}, checkExitOnEOF)
-		case run.OutputCapped:
-			t.fail(failure{scenario: name, what: withCtx("the server was stopped for writing too much output before it could exit"),
-				expected: "exit with status 0 soon after stdin closes"}, checkExitOnEOF)
-		case !run.ExitedAfterClose:
-			t.fail(failure{scenario: name, what: withCtx("the server did not exit after its stdin closed"),
-				expected: "exit with status 0 soon after stdin closes"}, checkExitOnEOF)
-		case !run.Exit.OK():
-			t.fail(failure{scenario: name, what: fmt.Sprintf("after its stdin closed, the server %s", run.Exit),
-				expected: "exit with status 0"}, checkExitOnEOF)
-		}
+// judgeExit judges lifecycle.exit-on-eof in a scenario that closes stdin.
+func judgeExit(ev *evidence, t *tally) {
+	run := ev.run
+	if ev.sc.Ends() != scenario.StepClose {
+		return
+	}
+	t.test(checkExitOnEOF)
+	switch {
+	case run.EarlyExit && !run.Closed:
+		ev.fail(t, failure{what: ev.withNote("the server ended before its stdin was closed"),
+			expected: "the server keeps running until stdin closes, then exits with status 0"}, checkExitOnEOF)
+	case run.OutputCapped:
+		ev.fail(t, failure{what: ev.withNote("the server was stopped for writing too much output before it could exit"),
+			expected: "exit with status 0 soon after stdin closes"}, checkExitOnEOF)
+	case !run.ExitedAfterClose:
+		ev.fail(t, failure{what: ev.withNote("the server did not exit after its stdin closed"),
+			expected: "exit with status 0 soon after stdin closes"}, checkExitOnEOF)
+	case !run.Exit.OK():
+		ev.fail(t, failure{what: fmt.Sprintf("after its stdin closed, the server %s", run.Exit),
+			expected: "exit with status 0"}, checkExitOnEOF)
 	}
 }
 
@@ -323,9 +397,17 @@ func runContext(run *client.Run) string {
 	return ""
 }
 
-// matches reports whether an answer is the expected one: the same result,
-// or an error with the same code.
-func matches(e scenario.Expectation, m *wire.Message) bool {
+// matches reports whether an answer is the expected one: a well-formed
+// response with the expected id (its JSON type is for ids.exact to judge)
+// and the same result, or an error with the same code.
+func matches(e scenario.Expectation, a *answer) bool {
+	m := a.Msg
+	if m == nil {
+		return false
+	}
+	if bytes.Equal(e.ID, wire.Null) != bytes.Equal(m.ID, wire.Null) || wire.LooseIDKey(e.ID) != wire.LooseIDKey(m.ID) {
+		return false
+	}
 	if e.Result != nil {
 		return m.Result != nil && jsonEqual(e.Result, m.Result)
 	}
@@ -346,9 +428,9 @@ func jsonEqual(a, b json.RawMessage) bool {
 
 func describeExpected(e scenario.Expectation) string {
 	if e.Result != nil {
-		return "the result " + string(e.Result)
+		return fmt.Sprintf("the result %s with id %s", e.Result, e.ID)
 	}
-	return fmt.Sprintf("error %d (%s)", e.Code, wire.CodeName(e.Code))
+	return fmt.Sprintf("%d (%s) with id %s", e.Code, wire.CodeName(e.Code), e.ID)
 }
 
 func idType(id json.RawMessage) string {
@@ -358,28 +440,7 @@ func idType(id json.RawMessage) string {
 	return "a number"
 }
 
-func looksLikeAnswerWithoutID(line string) bool {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal([]byte(line), &obj) != nil || obj == nil {
-		return false
-	}
-	_, hasID := obj["id"]
-	_, hasMethod := obj["method"]
-	_, hasResult := obj["result"]
-	_, hasError := obj["error"]
-	return !hasID && !hasMethod && (hasResult || hasError)
-}
-
-func indexOfFirstBad(as []client.Answer) int {
-	for i, a := range as {
-		if a.Msg == nil {
-			return i
-		}
-	}
-	return 0
-}
-
-func listAnswers(as []client.Answer) string {
+func listAnswers(as []*answer) string {
 	if len(as) == 0 {
 		return "none"
 	}

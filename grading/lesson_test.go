@@ -1,11 +1,9 @@
 package grading
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/mcplab/mcplab/lab/scenario"
-	"github.com/mcplab/mcplab/lab/wire"
 	"github.com/mcplab/mcplab/lessons"
 )
 
@@ -39,28 +37,20 @@ func TestLessonDataIsConsistent(t *testing.T) {
 				tested[c] = true
 			}
 		}
+		lines, err := readLines(sc)
+		if err != nil {
+			t.Errorf("%s: %v", sc.Name, err)
+			continue
+		}
 		if sc.Ends() != scenario.StepClose {
 			continue
 		}
-		sent := readSent(sc.Sent())
-		nulls := 0
-		for _, e := range sc.Expect {
-			if bytes.Equal(e.ID, wire.Null) {
-				nulls++
+		for _, l := range lines {
+			if l.deservesAnswer() && l.expect == nil {
+				t.Errorf("%s: %s deserves an answer, but the scenario expects none for it", sc.Name, l.describe())
 			}
-		}
-		if nulls != sent.nullAnswers {
-			t.Errorf("%s: %d expected answers with id null, but %d lines deserve one", sc.Name, nulls, sent.nullAnswers)
-		}
-		for _, id := range sent.requestIDs {
-			n := 0
-			for _, e := range sc.Expect {
-				if wire.SameID(e.ID, id) {
-					n++
-				}
-			}
-			if n != 1 {
-				t.Errorf("%s: request id %s has %d expected answers, want 1", sc.Name, id, n)
+			if l.expect != nil && l.kind == lineNullID && l.expect.Code != l.code {
+				t.Errorf("%s: %s deserves error %d, but the expected answer tied to it has %d (list the answers with id null in the order of their lines)", sc.Name, l.describe(), l.code, l.expect.Code)
 			}
 		}
 	}

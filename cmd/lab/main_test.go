@@ -157,7 +157,7 @@ func TestGradeJSONAndExitCodes(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	if res.Lesson != 1 || !res.Gradable || res.Score != res.MaxScore || len(res.Checks) != 13 || len(res.Transcript) == 0 {
+	if res.Lesson != 1 || !res.Gradable || res.Score != res.MaxScore || len(res.Checks) != 15 || len(res.Transcript) == 0 {
 		t.Errorf("lesson %d gradable %v score %d/%d, %d checks, %d events", res.Lesson, res.Gradable, res.Score, res.MaxScore, len(res.Checks), len(res.Transcript))
 	}
 	// A server with one mistake: exit 1.

@@ -16,6 +16,12 @@
 //	flood                  writes 1 GiB of junk to stdout, then exits
 //	no-ready               answers correctly but writes nothing at all to stderr
 //	crash-at-start         prints an error to stderr and exits with status 3 at once
+//	seed-choices           makes seed 003's two choices: an id that is a boolean or a
+//	                       fraction is answered as if it were good, and a wait echoes
+//	                       whatever number ms is (-5 answers {"waited":-5} at once)
+//	utf8-per-chunk         decodes each chunk as text on its own, so a character cut
+//	                       across two chunks turns into U+FFFD (as JavaScript's
+//	                       chunk.toString() does)
 package main
 
 import (
@@ -46,7 +52,7 @@ const maxWait = 60000
 var mistakes = []string{
 	"chunk-as-line", "sequential", "answers-notifications", "stringify-ids",
 	"banner", "no-exit", "crash-on-bad-json", "hang", "flood", "no-ready",
-	"crash-at-start",
+	"crash-at-start", "seed-choices", "utf8-per-chunk",
 }
 
 func main() {
@@ -109,22 +115,14 @@ func (s *server) run(in io.Reader) int {
 	var pending []byte // the start of a line whose newline has not come yet
 	for {
 		n, err := in.Read(buf)
-		if n > 0 {
+		if n > 0 && s.mistake == "utf8-per-chunk" {
+			pending = append(pending, strings.ToValidUTF8(string(buf[:n]), "\uFFFD")...)
+			pending = s.handleLines(pending)
+		} else if n > 0 {
 			if s.mistake == "chunk-as-line" {
 				s.handleLine(buf[:n])
 			} else {
-				pending = append(pending, buf[:n]...)
-				for {
-					i := bytes.IndexByte(pending, '\n')
-					if i < 0 {
-						break
-					}
-					s.handleLine(pending[:i])
-					pending = pending[i+1:]
-				}
-				// Keep the unfinished part in a fresh slice so the consumed
-				// lines can be freed.
-				pending = append([]byte(nil), pending...)
+				pending = s.handleLines(append(pending, buf[:n]...))
 			}
 		}
 		if err != nil {
@@ -143,6 +141,21 @@ func (s *server) run(in io.Reader) int {
 		sleepForever()
 	}
 	return 0
+}
+
+// handleLines handles every complete line of pending and returns the rest.
+func (s *server) handleLines(pending []byte) []byte {
+	for {
+		i := bytes.IndexByte(pending, '\n')
+		if i < 0 {
+			break
+		}
+		s.handleLine(pending[:i])
+		pending = pending[i+1:]
+	}
+	// Keep the unfinished part in a fresh slice so the consumed lines can be
+	// freed.
+	return append([]byte(nil), pending...)
 }
 
 func sleepForever() {
@@ -208,6 +221,9 @@ func (s *server) handleLine(line []byte) {
 		return
 	}
 	id, idOK := copyableID(req.ID)
+	if s.mistake == "seed-choices" && req.ID != nil && !idOK && !bytes.Equal(req.ID, []byte("null")) {
+		id, idOK = req.ID, true // seed 003 copies any id a JSON parse gives
+	}
 	var method string
 	if req.Method == nil || json.Unmarshal(req.Method, &method) != nil || req.Method[0] != '"' {
 		s.logf("got an object whose method is not a string")
@@ -262,6 +278,10 @@ func (s *server) answer(id json.RawMessage, method string, params json.RawMessag
 	case "ping":
 		s.sendResult(id, map[string]any{})
 	case "wait":
+		if s.mistake == "seed-choices" {
+			s.seedWait(id, params)
+			return
+		}
 		ms, problem := waitTime(params)
 		if problem != "" {
 			s.sendError(id, codeInvalidParams, "Invalid params: "+problem)
@@ -282,6 +302,25 @@ func (s *server) answer(id json.RawMessage, method string, params json.RawMessag
 	default:
 		s.sendError(id, codeMethodNotFound, "Method not found: "+method)
 	}
+}
+
+// seedWait waits the way seed 003's server does: params.ms when it is a
+// number (else 0), echoed as it was sent, however odd.
+func (s *server) seedWait(id, params json.RawMessage) {
+	var p struct {
+		MS json.Number `json:"ms"`
+	}
+	_ = json.Unmarshal(params, &p)
+	ms, err := p.MS.Float64()
+	if err != nil || p.MS == "" {
+		p.MS, ms = "0", 0
+	}
+	s.pending.Add(1)
+	go func() {
+		defer s.pending.Done()
+		time.Sleep(time.Duration(max(ms, 0) * float64(time.Millisecond)))
+		s.sendResult(id, map[string]json.RawMessage{"waited": json.RawMessage(p.MS)})
+	}()
 }
 
 // waitTime reads params.ms of a wait request, or says what is wrong with it.
