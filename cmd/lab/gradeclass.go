@@ -16,7 +16,7 @@ import (
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/grading/sandbox"
-	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/internal/textesc"
 )
 
 // sandboxExecArg is the hidden first argument of grade-class that makes the
@@ -30,17 +30,26 @@ Grades every folder of SUBMISSIONS. A submission folder holds an executable
 "run" that starts the student's server on stdio, and may hold an executable
 "build", run once first. Both get LAB_WORK, a writable folder they share.
 
-Writes, in DIR:
-  STUDENT/FORMAT.EXT  each student's result in every --format (text.txt,
-                      json.json, junit.xml, prairielearn.json,
-                      gradescope.json, exercism.json, github.txt with
-                      github-summary.md, markdown.md)
-  grades.csv          student,score,max_score,status,failed (status graded or
-                      ungradable; failed check ids separated by ";"; no score
-                      when ungradable)
-  summary.md          score distribution, checks most often failed, outcomes
-and prints the summary. Exit status 0 once the class is graded (whatever the
-students scored), 2 for bad usage or when the class could not be graded.`
+Creates DIR (it must not exist, unless an earlier grade-class made it, and
+no other user may write to the folders above it) and writes, in DIR:
+  students/STUDENT/FORMAT.EXT
+                each student's result in every --format (text.txt,
+                json.json, junit.xml, prairielearn.json, gradescope.json,
+                exercism.json, github.txt with github-summary.md,
+                markdown.md), written as each student's grading ends
+  grades.csv    student,score,max_score,status,failed,flags (status graded,
+                ungradable, or not-graded when the grading was stopped;
+                failed check ids and flags separated by ";"; no score unless
+                graded; every cell safe to open in a spreadsheet)
+  summary.md    score distribution, checks most often failed, outcomes,
+                flagged students
+and prints the summary. Flags mark what the teacher should look at: a copy
+of the lab binary in the submission, a transcript identical to the
+reference server's, a submission that could not be identified, a full
+LAB_WORK. SIGINT or SIGTERM stops the grading within seconds; the results
+so far are written, marked incomplete. Exit status 0 once the class is
+graded (whatever the students scored), 2 for bad usage, when the class
+could not be graded, or when it was stopped.`
 
 func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if len(args) > 0 && args[0] == sandboxExecArg {
@@ -102,6 +111,13 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitInternal, fmt.Errorf("finding the lab binary: %w", err)
 	}
+	// The results folder is made first, by the grader itself, before any
+	// student's program runs: none can plant a link in it.
+	results, err := class.CreateOut(*out)
+	if err != nil {
+		return exitCannot, err
+	}
+	defer results.Close()
 
 	var sb sandbox.Sandbox
 	switch *sbName {
@@ -160,7 +176,13 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 
 	prog := newProgress(e.stderr)
-	opts.OnResult = prog.update
+	var writeErr error
+	opts.OnResult = func(done, total int, s *class.Student) {
+		prog.update(done, total, s)
+		if err := results.WriteStudent(s, formatList); err != nil && writeErr == nil {
+			writeErr = err
+		}
+	}
 	how := "calibrating the deadlines against the reference server first"
 	if *scale > 0 {
 		how = fmt.Sprintf("deadlines × %g", *scale)
@@ -173,13 +195,16 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 		len(subs), sb.Name(), min(*jobs, len(subs)), how)
 	c, err := class.Grade(ctx, subsDir, opts)
 	prog.finish()
-	if err != nil {
+	if err != nil && (c == nil || !c.Incomplete) {
 		return exitCannot, err
 	}
-
-	if err := writeClass(c, *out, formatList); err != nil {
+	if writeErr != nil {
+		return exitInternal, writeErr
+	}
+	if err := c.WriteGradebook(results); err != nil {
 		return exitInternal, err
 	}
+
 	var summary bytes.Buffer
 	if err := c.WriteSummary(&summary); err != nil {
 		return exitInternal, err
@@ -187,31 +212,12 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if _, err := e.stdout.Write(summary.Bytes()); err != nil {
 		return exitInternal, fmt.Errorf("printing the summary: %w", err)
 	}
-	fmt.Fprintf(e.stderr, "lab grade-class: results in %s (grades.csv, summary.md, one folder per student)\n", *out)
+	if c.Incomplete {
+		return exitCannot, fmt.Errorf("%w; the results of the %d graded submission(s) are in %s, marked incomplete (%d not graded)",
+			err, len(c.Students), *out, len(c.NotGraded))
+	}
+	fmt.Fprintf(e.stderr, "lab grade-class: results in %s (grades.csv, summary.md, students/ with one folder per student)\n", *out)
 	return exitOK, nil
-}
-
-// writeClass writes the reports, grades.csv and summary.md into dir.
-func writeClass(c *class.Class, dir string, formats []string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("making the results folder: %w", err)
-	}
-	if err := c.WriteReports(dir, formats); err != nil {
-		return err
-	}
-	for _, f := range []struct {
-		name  string
-		write func(io.Writer) error
-	}{{"grades.csv", c.WriteCSV}, {"summary.md", c.WriteSummary}} {
-		var b bytes.Buffer
-		if err := f.write(&b); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, f.name), b.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("writing %s: %w", f.name, err)
-		}
-	}
-	return nil
 }
 
 // needsGo reports whether a submission has a build step (which may well
@@ -264,7 +270,7 @@ func (p *progress) update(done, total int, s *class.Student) {
 	if r.Flaky {
 		verdict += " (flaky)"
 	}
-	name := client.Printable(s.Name)
+	name := textesc.Line(s.Name)
 	if !p.terminal {
 		fmt.Fprintf(p.w, "lab grade-class: [%d/%d] %s: %s\n", done, total, name, verdict)
 		return

@@ -85,7 +85,7 @@ func TestGradeClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "student,score,max_score,status,failed\nann,21,21,graded,\nben,19,21,graded,stdout.messages-only\ncleo,,21,ungradable,\n"
+	want := "student,score,max_score,status,failed,flags\nann,21,21,graded,,\nben,19,21,graded,stdout.messages-only,\ncleo,,21,ungradable,,\n"
 	if string(grades) != want {
 		t.Errorf("grades.csv:\n%s\nwant:\n%s", grades, want)
 	}
@@ -96,7 +96,7 @@ func TestGradeClass(t *testing.T) {
 	if stdout.String() != string(summary) || !strings.HasPrefix(stdout.String(), "# Lesson 1: class summary\n") {
 		t.Errorf("stdout is not the summary:\n%s", stdout.String())
 	}
-	for _, f := range []string{"ann/json.json", "ann/junit.xml", "ann/github.txt", "ann/github-summary.md", "cleo/json.json"} {
+	for _, f := range []string{"students/ann/json.json", "students/ann/junit.xml", "students/ann/github.txt", "students/ann/github-summary.md", "students/cleo/json.json"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("missing %s: %v", f, err)
 		}

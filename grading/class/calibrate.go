@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,32 +40,53 @@ type Calibration struct {
 }
 
 // calibrate grades the reference server through the sandbox and derives
-// the time scale from its wall time.
-func calibrate(ctx context.Context, lesson *grading.Lesson, opts Options, root string) (*Calibration, error) {
+// the time scale from its wall time (when measure is set; else it grades it
+// once). It also returns the reference's transcript, which a student's is
+// compared with (see sameTranscript). When measure is not set, a reference
+// server that cannot be graded gives no transcript, and no error.
+//
+// The copy of the reference program lives only while calibration runs,
+// before any student's program does, and is removed before grading
+// starts: no student can run it.
+func calibrate(ctx context.Context, lesson *grading.Lesson, opts Options, root string, measure bool) (*Calibration, []grading.Event, error) {
 	if len(opts.Reference) == 0 {
-		return nil, fmt.Errorf("no reference server to calibrate the deadlines against: give a time scale instead")
+		return nil, nil, fmt.Errorf("no reference server to calibrate the deadlines against: give a time scale instead")
 	}
+	cal, transcript, err := calibrateIn(ctx, lesson, opts, root, measure)
+	if err != nil && !measure {
+		return nil, nil, nil
+	}
+	return cal, transcript, err
+}
+
+func calibrateIn(ctx context.Context, lesson *grading.Lesson, opts Options, root string, measure bool) (*Calibration, []grading.Event, error) {
 	// A copy of the reference program in the workspaces' folder, where the
 	// sandbox users (and a container) can reach it.
 	dir := filepath.Join(root, "reference")
 	if err := os.Mkdir(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("calibrating: %w", err)
+		return nil, nil, fmt.Errorf("calibrating: %w", err)
 	}
+	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, filepath.Base(opts.Reference[0]))
 	if err := linkOrCopy(opts.Reference[0], bin); err != nil {
-		return nil, fmt.Errorf("calibrating: copying the reference server: %w", err)
+		return nil, nil, fmt.Errorf("calibrating: copying the reference server: %w", err)
 	}
 	work := filepath.Join(root, "reference-work")
 	if err := opts.Sandbox.Workspace(work, 0, ""); err != nil {
-		return nil, fmt.Errorf("calibrating: %w", err)
+		return nil, nil, fmt.Errorf("calibrating: %w", err)
 	}
-	defer os.RemoveAll(work)
+	defer sandbox.RemoveWorkspace(work)
 	spec := sandbox.Spec{Dir: dir, Path: bin, Args: opts.Reference[1:], Work: work, Root: dir, Limits: opts.RunLimits}
 
+	runs := calibrationRuns
+	if !measure {
+		runs = 1
+	}
 	// The best of three runs: a transient load (a cold disk cache, the
 	// grader's own start) must not set the deadlines of the whole class.
 	var measured time.Duration
-	for range calibrationRuns {
+	var transcript []grading.Event
+	for range runs {
 		started := time.Now()
 		// Generous deadlines: they do not change how long a correct server
 		// takes, only whether a slow machine fails it.
@@ -72,19 +94,20 @@ func calibrate(ctx context.Context, lesson *grading.Lesson, opts Options, root s
 			Starter: opts.Sandbox.Starter(spec), TimeScale: 4, MaxOutput: 1 << 20})
 		took := time.Since(started)
 		if err != nil {
-			return nil, fmt.Errorf("calibrating against the reference server: %w", err)
+			return nil, nil, fmt.Errorf("calibrating against the reference server: %w", err)
 		}
 		if !res.Gradable || len(res.Failed()) > 0 {
 			why := res.Problem
 			if why == "" {
 				why = res.Outcome.Detail
 			}
-			return nil, fmt.Errorf("calibrating: the reference server (%s) did not pass its own grading in the %s sandbox: %s; "+
+			return nil, nil, fmt.Errorf("calibrating: the reference server (%s) did not pass its own grading in the %s sandbox: %s; "+
 				"check the sandbox, or give a time scale to skip calibration", strings.Join(opts.Reference, " "), opts.Sandbox.Name(), why)
 		}
 		if measured == 0 || took < measured {
 			measured = took
 		}
+		transcript = res.Transcript
 	}
 	cal := &Calibration{Measured: measured}
 	for _, sc := range lesson.Scenarios {
@@ -92,7 +115,29 @@ func calibrate(ctx context.Context, lesson *grading.Lesson, opts Options, root s
 	}
 	// Rounded up to a twentieth, so deadlines read well in reports.
 	cal.Scale = max(1, math.Ceil(20*CalibrationFactor*float64(cal.Measured)/float64(cal.Designed))/20)
-	return cal, nil
+	return cal, transcript, nil
+}
+
+// sameTranscript reports whether a student's run gave exactly what the
+// reference server's did: the same answers, stderr lines and exits, scenario
+// by scenario, whatever their times and however events that race each
+// other (an answer and a log line) fell. What the grader sent and noted is
+// left out; it is the same for any server that answers alike.
+func sameTranscript(student, reference []grading.Event) bool {
+	a, b := serverSide(student), serverSide(reference)
+	return len(a) > 0 && slices.Equal(a, b)
+}
+
+func serverSide(events []grading.Event) []string {
+	var out []string
+	for _, e := range events {
+		switch e.Kind {
+		case grading.EventAnswer, grading.EventStderr, grading.EventExit:
+			out = append(out, e.Scenario+"\x00"+string(e.Kind)+"\x00"+e.Text)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // linkOrCopy makes dst the same file as src (a hard link) when src is

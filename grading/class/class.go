@@ -107,7 +107,27 @@ type Student struct {
 	Result *grading.Result
 	// Attempts is 2 when a timed-out run was run again.
 	Attempts int
+	// Flags name what the teacher should look at before trusting the
+	// score (the Flag constants), each also explained in the result's
+	// outcome detail. They never change the score.
+	Flags []string
 }
+
+// The flags a student's result may carry (see Student.Flags).
+const (
+	// FlagLabBinary: the submission holds a file identical to the lab
+	// binary (the reference server), by size and SHA-256.
+	FlagLabBinary = "contains-lab-binary"
+	// FlagReferenceTranscript: every answer, log line and exit of the
+	// student's run is what the reference server's run gave.
+	FlagReferenceTranscript = "same-transcript-as-reference"
+	// FlagUnidentified: the submission's files could not be read in time
+	// (or within the size allowed) to tie the result to them.
+	FlagUnidentified = "unidentified"
+	// FlagWorkspaceFull: the submission filled its scratch space (LAB_WORK),
+	// so it ran out of resources.
+	FlagWorkspaceFull = "workspace-full"
+)
 
 // Class is the outcome of grading a class.
 type Class struct {
@@ -127,11 +147,26 @@ type Class struct {
 	// submission folders (plain files), by name.
 	Ignored  []string
 	Duration time.Duration
+	// Incomplete is set when the grading was stopped (a signal) before
+	// every submission was graded: Students then holds those that were,
+	// NotGraded names the others, and StoppedBy says what stopped it.
+	Incomplete bool
+	NotGraded  []string
+	StoppedBy  string
 }
+
+// stopWithin is how long Grade waits, once it is stopped, for the
+// submissions being graded to let go; a worker still stuck then is left
+// behind, and the class returned without it.
+const stopWithin = 3 * time.Second
 
 // Grade grades every submission folder in dir. The error is for the lab's
 // own failures (no submissions, a broken lesson, a failed calibration, a
 // cancelled ctx); whatever a submission does wrong is in its Result.
+//
+// When ctx ends once the grading of submissions has begun, Grade returns
+// within a few seconds, even if a submission is stuck, with both the error
+// and the class so far: Incomplete, holding the students already graded.
 func Grade(ctx context.Context, dir string, opts Options) (*Class, error) {
 	started := time.Now()
 	if opts.Sandbox == nil {
@@ -168,7 +203,7 @@ func Grade(ctx context.Context, dir string, opts Options) (*Class, error) {
 	if err != nil {
 		return nil, fmt.Errorf("making the workspaces' folder: %w", err)
 	}
-	defer os.RemoveAll(root)
+	defer removeRoot(root)
 	// The sandbox users must pass through to their own workspaces.
 	if err := os.Chmod(root, 0o711); err != nil {
 		return nil, fmt.Errorf("making the workspaces' folder: %w", err)
@@ -179,23 +214,33 @@ func Grade(ctx context.Context, dir string, opts Options) (*Class, error) {
 		c.MaxScore += ch.Points
 	}
 	c.TimeScale = opts.TimeScale
-	if c.TimeScale <= 0 {
-		cal, err := calibrate(ctx, lesson, opts, root)
+	var refTranscript []grading.Event
+	if c.TimeScale <= 0 || len(opts.Reference) > 0 {
+		cal, ref, err := calibrate(ctx, lesson, opts, root, c.TimeScale <= 0)
 		if err != nil {
 			return nil, err
 		}
-		c.Calibration = cal
-		c.TimeScale = cal.Scale
+		if c.TimeScale <= 0 {
+			c.Calibration = cal
+			c.TimeScale = cal.Scale
+		}
+		refTranscript = ref
+	}
+	lab, err := fingerprint(opts.Reference)
+	if err != nil {
+		return nil, err
 	}
 
 	// A failure of the lab's own (not a student's) stops the other workers.
+	parent := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	g := &grader{opts: opts, lesson: lesson, scale: c.TimeScale, root: root}
+	g := &grader{opts: opts, lesson: lesson, scale: c.TimeScale, root: root, lab: lab, reference: refTranscript}
 	c.Students = make([]*Student, len(subs))
 	next := make(chan int)
 	var mu sync.Mutex
 	done := 0
+	closed := false // set when Grade returns without a stuck worker
 	var wg sync.WaitGroup
 	var firstErr error
 	for slot := range jobs {
@@ -205,6 +250,10 @@ func Grade(ctx context.Context, dir string, opts Options) (*Class, error) {
 			for i := range next {
 				st, err := g.student(ctx, slot, i, subs[i])
 				mu.Lock()
+				if closed {
+					mu.Unlock()
+					continue
+				}
 				if err != nil {
 					if firstErr == nil {
 						firstErr = err
@@ -231,15 +280,54 @@ feed:
 		}
 	}
 	close(next)
-	wg.Wait()
-	if firstErr != nil && !errors.Is(firstErr, context.Canceled) {
-		return nil, firstErr
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	select {
+	case <-finished:
+	case <-ctx.Done():
+		t := time.NewTimer(stopWithin)
+		select {
+		case <-finished:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	mu.Lock()
+	closed = true
+	students := slices.Clone(c.Students)
+	lost := firstErr
+	mu.Unlock()
+	c.Students = nil
+	for i, st := range students {
+		if st != nil {
+			c.Students = append(c.Students, st)
+		} else {
+			c.NotGraded = append(c.NotGraded, subs[i].Name)
+		}
+	}
+	c.Duration = time.Since(started)
+	if lost != nil && !errors.Is(lost, context.Canceled) && parent.Err() == nil {
+		return nil, lost
+	}
+	if err := context.Cause(parent); err != nil {
+		c.Incomplete = true
+		c.StoppedBy = err.Error()
+		return c, fmt.Errorf("grading stopped: %w", err)
 	}
 	if err := context.Cause(ctx); err != nil {
 		return nil, fmt.Errorf("grading stopped: %w", err)
 	}
-	c.Duration = time.Since(started)
 	return c, nil
+}
+
+// removeRoot removes the workspaces' folder: each workspace (unmounting
+// its scratch file system, even one still in use), then the rest.
+func removeRoot(root string) {
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		_ = sandbox.RemoveWorkspace(filepath.Join(root, e.Name()))
+	}
+	_ = os.RemoveAll(root)
 }
 
 // Folder is one submission folder: its name and its absolute path.
@@ -295,6 +383,11 @@ type grader struct {
 	lesson *grading.Lesson
 	scale  float64
 	root   string
+	// lab is the lab binary's fingerprint (nil when there is no reference
+	// program); reference is the reference server's transcript (nil when
+	// it was not run).
+	lab       *labPrint
+	reference []grading.Event
 }
 
 // buildOutputCap bounds the build output kept for the report.
@@ -305,10 +398,34 @@ const buildOutputCap = 16 << 10
 func (g *grader) student(ctx context.Context, slot, index int, sub Folder) (*Student, error) {
 	started := time.Now()
 	st := &Student{Name: sub.Name, Dir: sub.Dir}
-	ident := Identify(sub.Dir)
+	in := inspect(ctx, sub.Dir, g.lab)
+	var notes []string
+	if in.problem != "" {
+		st.Flags = append(st.Flags, FlagUnidentified)
+		notes = append(notes, "The grader could not identify the submission's files ("+in.problem+
+			"), so this result is not tied to a hash of them.")
+	}
+	if len(in.labCopies) > 0 {
+		st.Flags = append(st.Flags, FlagLabBinary)
+		notes = append(notes, fmt.Sprintf("The submission holds a copy of the lab binary, the reference server itself (%s): "+
+			"check that the student wrote the server that was graded.", strings.Join(in.labCopies, ", ")))
+	}
+	work := filepath.Join(g.root, fmt.Sprintf("job-%04d", index))
 	finish := func(res *grading.Result) (*Student, error) {
-		res.Submission = ident
+		res.Submission = in.sub
 		res.DurationMS = time.Since(started).Milliseconds()
+		if res.Gradable && g.reference != nil && sameTranscript(res.Transcript, g.reference) {
+			st.Flags = append(st.Flags, FlagReferenceTranscript)
+			notes = append(notes, "Every answer, log line and exit of this run is what the reference server gave: "+
+				"check that the student wrote the server that was graded.")
+		}
+		if sandbox.WorkspaceFull(work) {
+			st.Flags = append(st.Flags, FlagWorkspaceFull)
+			notes = append(notes, "The submission filled its scratch space (LAB_WORK) and ran out of room: it was out of resources.")
+		}
+		if len(notes) > 0 {
+			res.Outcome.Detail = strings.TrimSpace(res.Outcome.Detail + " Flagged for the teacher: " + strings.Join(notes, " "))
+		}
 		st.Result = res
 		return st, nil
 	}
@@ -318,8 +435,7 @@ func (g *grader) student(ctx context.Context, slot, index int, sub Folder) (*Stu
 		return finish(g.ungradable(grading.OutcomeCouldNotStart, why+
 			" A submission folder needs an executable file named run that starts the server on stdio (for example: #!/bin/sh, then exec python3 server.py)."))
 	}
-	work := filepath.Join(g.root, fmt.Sprintf("job-%04d", index))
-	defer os.RemoveAll(work)
+	defer sandbox.RemoveWorkspace(work)
 	if err := g.opts.Sandbox.Workspace(work, slot, g.seedFor(sub.Dir)); err != nil {
 		return finish(g.ungradable(grading.OutcomeCouldNotStart, "The grader could not prepare the submission's workspace: "+err.Error()+"."))
 	}

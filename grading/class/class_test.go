@@ -241,12 +241,12 @@ func TestGradebook(t *testing.T) {
 	if err := sampleClass(t).WriteCSV(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := `student,score,max_score,status,failed
-"ann, ""the"" <b>one</b>",21,21,graded,
-bo|b,,21,ungradable,
-cy,17,21,graded,ids.exact;order.concurrent
-dee,21,21,graded,
-zoë,19,21,graded,order.concurrent
+	want := `student,score,max_score,status,failed,flags
+"ann, ""the"" <b>one</b>",21,21,graded,,
+bo|b,,21,ungradable,,
+cy,17,21,graded,ids.exact;order.concurrent,
+dee,21,21,graded,,
+zoë,19,21,graded,order.concurrent,
 `
 	if b.String() != want {
 		t.Errorf("grades.csv:\n%s\nwant:\n%s", b.String(), want)
@@ -290,10 +290,18 @@ func TestSummary(t *testing.T) {
 func TestWriteReports(t *testing.T) {
 	c := sampleClass(t)
 	c.Students = c.Students[2:3] // bo|b, ungradable
-	dir := t.TempDir()
-	if err := c.WriteReports(dir, report.Formats()); err != nil {
+	dir := filepath.Join(t.TempDir(), "out")
+	out, err := class.CreateOut(dir)
+	if err != nil {
 		t.Fatal(err)
 	}
+	if err := c.WriteReports(out, report.Formats()); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	dir = filepath.Join(dir, class.StudentsDir)
 	entries, err := os.ReadDir(filepath.Join(dir, "bo|b"))
 	if err != nil {
 		t.Fatal(err)

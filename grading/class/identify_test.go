@@ -56,10 +56,16 @@ func TestIdentifyCommit(t *testing.T) {
 			".git/packed-refs": "# pack-refs with: peeled fully-peeled sorted\n" + commitA + " refs/heads/dev\n" + commitB + " refs/heads/main\n"}, commitB},
 		"unborn branch": {map[string]string{".git/HEAD": "ref: refs/heads/main\n"}, ""},
 		"garbage":       {map[string]string{".git/HEAD": "not a commit\n"}, ""},
-		"worktree": {map[string]string{".git": "gitdir: ../repo/.git/worktrees/w\n",
+		"worktree inside": {map[string]string{".git": "gitdir: repo/.git/worktrees/w\n",
+			"repo/.git/worktrees/w/HEAD":      "ref: refs/heads/feature\n",
+			"repo/.git/worktrees/w/commondir": "../..\n",
+			"repo/.git/refs/heads/feature":    commitA + "\n"}, commitA},
+		// Only files inside the submission are read.
+		"worktree outside": {map[string]string{".git": "gitdir: ../repo/.git/worktrees/w\n",
 			"../repo/.git/worktrees/w/HEAD":      "ref: refs/heads/feature\n",
 			"../repo/.git/worktrees/w/commondir": "../..\n",
-			"../repo/.git/refs/heads/feature":    commitA + "\n"}, commitA},
+			"../repo/.git/refs/heads/feature":    commitA + "\n"}, ""},
+		"ref out of the git folder": {map[string]string{".git/HEAD": "ref: refs/../../../outside\n"}, ""},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

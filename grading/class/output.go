@@ -5,35 +5,61 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/report"
+	"github.com/mcplab/mcplab/internal/textesc"
 )
 
 // WriteCSV writes the gradebook: one row per student, sorted by name, with
-// the columns student, score, max_score, status (graded or ungradable) and
-// failed (the failed check ids, separated by ";"). An ungradable student's
-// score is left empty, so no spreadsheet takes "could not grade" for zero.
+// the columns student, score, max_score, status, failed (the failed check
+// ids, separated by ";") and flags (what the teacher should look at,
+// separated by ";", see Student.Flags). Status is graded, ungradable, or,
+// when the grading was stopped before the student's turn came, not-graded.
+// Only a graded student has a score, so no spreadsheet takes "could not
+// grade" for zero.
+//
+// Every cell is safe to open in a spreadsheet (see textesc.CSVCell): a
+// student's folder name such as =HYPERLINK(...) stays text, and control
+// characters are shown as escapes.
 func (c *Class) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"student", "score", "max_score", "status", "failed"}); err != nil {
-		return fmt.Errorf("writing grades.csv: %w", err)
-	}
-	for _, s := range c.sorted() {
-		r := s.Result
-		row := []string{s.Name, "", strconv.Itoa(r.MaxScore), "ungradable", ""}
-		if r.Gradable {
-			row[1], row[3], row[4] = strconv.Itoa(r.Score), "graded", strings.Join(r.Failed(), ";")
+	write := func(row []string) error {
+		for i := range row {
+			row[i] = textesc.CSVCell(row[i])
 		}
 		if err := cw.Write(row); err != nil {
 			return fmt.Errorf("writing grades.csv: %w", err)
+		}
+		return nil
+	}
+	if err := write([]string{"student", "score", "max_score", "status", "failed", "flags"}); err != nil {
+		return err
+	}
+	rows := map[string][]string{}
+	for _, s := range c.Students {
+		r := s.Result
+		row := []string{s.Name, "", strconv.Itoa(r.MaxScore), "ungradable", "", strings.Join(s.Flags, ";")}
+		if r.Gradable {
+			row[1], row[3], row[4] = strconv.Itoa(r.Score), "graded", strings.Join(r.Failed(), ";")
+		}
+		rows[s.Name] = row
+	}
+	for _, n := range c.NotGraded {
+		rows[n] = []string{n, "", strconv.Itoa(c.MaxScore), "not-graded", "", "grading-stopped"}
+	}
+	names := make([]string, 0, len(rows))
+	for n := range rows {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if err := write(rows[n]); err != nil {
+			return err
 		}
 	}
 	cw.Flush()
@@ -68,36 +94,29 @@ func FileName(format string) string {
 }
 
 // WriteReports writes each student's result in every format asked for, as
-// DIR/STUDENT/FileName(format).
-func (c *Class) WriteReports(dir string, formats []string) error {
+// students/NAME/FileName(format) in out.
+func (c *Class) WriteReports(out *Out, formats []string) error {
 	for _, s := range c.Students {
-		sd := filepath.Join(dir, s.Name)
-		if err := os.MkdirAll(sd, 0o755); err != nil {
-			return fmt.Errorf("writing %s's reports: %w", s.Name, err)
-		}
-		for _, f := range formats {
-			if err := writeReport(sd, f, s.Result); err != nil {
-				return fmt.Errorf("writing %s's %s report: %w", s.Name, f, err)
-			}
+		if err := out.WriteStudent(s, formats); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-func writeReport(dir, format string, res *grading.Result) error {
-	var out, summary bytes.Buffer
-	opt := report.Options{}
-	if format == report.FormatGitHub {
-		opt.Summary = &summary
-	}
-	if err := report.Write(&out, format, res, opt); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, FileName(format)), out.Bytes(), 0o644); err != nil {
-		return err
-	}
-	if format == report.FormatGitHub {
-		return os.WriteFile(filepath.Join(dir, "github-summary.md"), summary.Bytes(), 0o644)
+// WriteGradebook writes grades.csv and summary.md into out.
+func (c *Class) WriteGradebook(out *Out) error {
+	for _, f := range []struct {
+		name  string
+		write func(io.Writer) error
+	}{{"grades.csv", c.WriteCSV}, {"summary.md", c.WriteSummary}} {
+		var b bytes.Buffer
+		if err := f.write(&b); err != nil {
+			return err
+		}
+		if err := out.WriteFile(f.name, b.Bytes()); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -185,6 +204,15 @@ func (c *Class) WriteSummary(w io.Writer) error {
 	s := c.Summary()
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Lesson %d: class summary\n\n", c.Lesson)
+	if c.Incomplete {
+		names := make([]string, len(c.NotGraded))
+		for i, n := range c.NotGraded {
+			names[i] = mdText(n)
+		}
+		fmt.Fprintf(&b, "**Incomplete:** the grading was stopped (%s) before %d submission(s) were graded: %s. "+
+			"They are in grades.csv with the status not-graded; grade them again.\n\n",
+			mdText(c.StoppedBy), len(c.NotGraded), strings.Join(names, ", "))
+	}
 	fmt.Fprintf(&b, "%d submission(s) graded in %s with the %s sandbox, %d at a time.\n\n",
 		s.Students, c.Duration.Round(100*time.Millisecond), c.Sandbox, c.Jobs)
 	if cal := c.Calibration; cal != nil {
@@ -201,6 +229,15 @@ func (c *Class) WriteSummary(w io.Writer) error {
 			names[i] = mdText(n)
 		}
 		fmt.Fprintf(&b, "- Flaky (a run timed out and its rerun disagreed): %d: %s\n", len(s.Flaky), strings.Join(names, ", "))
+	}
+	var flagged []string
+	for _, st := range c.sorted() {
+		if len(st.Flags) > 0 {
+			flagged = append(flagged, fmt.Sprintf("%s (%s)", mdText(st.Name), mdText(strings.Join(st.Flags, ", "))))
+		}
+	}
+	if len(flagged) > 0 {
+		fmt.Fprintf(&b, "- Flagged for the teacher to look at (see each report's outcome): %d: %s\n", len(flagged), strings.Join(flagged, "; "))
 	}
 	if len(c.Ignored) > 0 {
 		names := make([]string, len(c.Ignored))
@@ -246,28 +283,18 @@ func (c *Class) WriteSummary(w io.Writer) error {
 		if r.Flaky {
 			kind += " (flaky)"
 		}
+		if len(st.Flags) > 0 {
+			kind += " (flagged: " + mdText(strings.Join(st.Flags, ", ")) + ")"
+		}
 		failed := strings.Join(r.Failed(), ", ")
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdText(st.Name), score, kind, failed)
+	}
+	for _, n := range c.NotGraded {
+		fmt.Fprintf(&b, "| %s | — | not graded (grading stopped) |  |\n", mdText(n))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// mdText makes a name safe in Markdown text and tables: control characters
-// shown as escapes, and the characters Markdown or HTML would act on
-// escaped with a backslash.
-func mdText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == unicode.ReplacementChar || !unicode.IsPrint(r) && r != ' ':
-			fmt.Fprintf(&b, "\\u%04x", r)
-		case strings.ContainsRune("\\`*_{}[]()<>#+-.!|~&", r):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// mdText makes a name safe in Markdown text and tables.
+func mdText(s string) string { return textesc.Markdown(s) }

@@ -59,9 +59,15 @@ var ErrNoEngine = errors.New("no Docker engine answers")
 type Container struct {
 	// Image is the image to run; empty means DefaultImage.
 	Image string
+	// WorkspaceSize caps each job's scratch folder; 0 means
+	// DefaultWorkspaceSize (see there).
+	WorkspaceSize int64
 
 	cli    *testcontainers.DockerClient
 	goroot string
+	// run labels every container of this sandbox, so Close can remove any
+	// that is left (a grader stopped while a container was starting).
+	run string
 }
 
 // NewContainer connects to the Docker engine and checks that the image is
@@ -85,7 +91,7 @@ func NewContainer(ctx context.Context, image string) (*Container, error) {
 		cli.Close()
 		return nil, fmt.Errorf("the container sandbox's image %s is not on this machine (docker/runner-image.sh builds it): %w", image, err)
 	}
-	return &Container{Image: image, cli: cli, goroot: goRoot()}, nil
+	return &Container{Image: image, cli: cli, goroot: goRoot(), run: randomSuffix()}, nil
 }
 
 // Name returns "container".
@@ -95,8 +101,23 @@ func (*Container) Name() string { return "container" }
 // on an unloaded machine.
 func (*Container) StartCost() time.Duration { return 600 * time.Millisecond }
 
-// Close closes the connection to the engine.
-func (c *Container) Close() error { return c.cli.Close() }
+// Close removes every container of the sandbox that is still there, and
+// closes the connection to the engine.
+func (c *Container) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), apiWithin)
+	defer cancel()
+	list, err := c.cli.ContainerList(ctx, client.ContainerListOptions{All: true,
+		Filters: client.Filters{}.Add("label", runLabel+"="+c.run)})
+	if err == nil {
+		for _, ctr := range list.Items {
+			c.remove(ctr.ID)
+		}
+	}
+	return errors.Join(err, c.cli.Close())
+}
+
+// runLabel is the label that ties a container to the sandbox that made it.
+const runLabel = "mcplab.run"
 
 func (c *Container) user() (int, int) {
 	if os.Geteuid() == 0 {
@@ -111,7 +132,7 @@ func (c *Container) Workspace(dir string, _ int, goSeed string) error {
 	if os.Geteuid() == 0 {
 		uid, gid = c.user()
 	}
-	return mkWorkspace(dir, uid, gid, goSeed)
+	return mkWorkspace(dir, uid, gid, goSeed, c.WorkspaceSize)
 }
 
 // Starter returns a Starter that runs spec's program in a new container at
@@ -171,7 +192,7 @@ func (cs *containerStarter) Start(ctx context.Context) (labclient.Process, error
 		ContainerRequest: testcontainers.ContainerRequest{
 			Image:  cs.c.Image,
 			Cmd:    append([]string{path}, spec.Args...),
-			Labels: map[string]string{"mcplab.sandbox": "grade-class"},
+			Labels: map[string]string{"mcplab.sandbox": "grade-class", runLabel: cs.c.run},
 			ConfigModifier: func(cfg *container.Config) {
 				cfg.OpenStdin, cfg.StdinOnce = true, true
 				cfg.AttachStdin, cfg.AttachStdout, cfg.AttachStderr = true, true, true

@@ -29,7 +29,13 @@ const (
 
 // Main is the sandbox launcher: the process sandbox runs every program as
 //
-//	LAUNCHER -uid U -gid G -nproc N -data BYTES -fsize BYTES -nofile N -dir DIR -- PROGRAM ARGS...
+//	LAUNCHER -uid U -gid G -nproc N -data BYTES -fsize BYTES -nofile N -dir DIR [-ns -keep PATH...] -- PROGRAM ARGS...
+//
+// With -ns the launcher was started as the first process of new PID, mount
+// and network namespaces, and sets them up first (see enterNamespaces):
+// as their first process it also takes everything left in them down with
+// it when it exits. Without -ns, as root, it removes what user U left in
+// /tmp, /var/tmp and /dev/shm once the program's processes are gone.
 //
 // where LAUNCHER re-executes the lab binary (lab grade-class sandbox-exec,
 // or a test binary that calls Main). The launcher makes itself the
@@ -65,12 +71,24 @@ func Main(args []string) int {
 	fsize := fs.Int64("fsize", 0, "RLIMIT_FSIZE in bytes (0: unchanged)")
 	nofile := fs.Int("nofile", 0, "RLIMIT_NOFILE (0: unchanged)")
 	dir := fs.String("dir", "", "working directory of the program")
+	ns := fs.Bool("ns", false, "the launcher runs in new PID, mount and network namespaces: set them up")
+	scratch := fs.Int64("scratch", DefaultScratchSize, "with -ns: the size of the private /tmp, /var/tmp and /dev/shm, in bytes")
+	var keep []string
+	fs.Func("keep", "with -ns: a path under /tmp the program needs (repeatable)", func(v string) error {
+		keep = append(keep, v)
+		return nil
+	})
 	if err := fs.Parse(args); err != nil {
 		return fail("sandbox-exec: %v", err)
 	}
 	argv := fs.Args()
 	if len(argv) == 0 {
 		return fail("sandbox-exec: no program to run")
+	}
+	if *ns {
+		if err := enterNamespaces(append(keep, *dir), *scratch); err != nil {
+			return fail("%s%v", nsFailure, err)
+		}
 	}
 
 	if err := setSubreaper(); err != nil {
@@ -194,6 +212,11 @@ cleanup:
 			fmt.Fprintf(status, "note: some processes did not die within %v of SIGKILL\n", cleanupWithin)
 			break cleanup
 		}
+	}
+	if !*ns && *uid > 0 {
+		// No private scratch folders to vanish with the namespace: remove
+		// what the slot's user left in the machine's.
+		removeOwned(*uid)
 	}
 	if stopped {
 		select {

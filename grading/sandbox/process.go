@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -36,6 +37,16 @@ const (
 // resource limits, and as an unprivileged user of its slot when the grader
 // runs as root. Stopping it kills and reaps everything it started.
 //
+// When the grader runs as root, the launcher also starts in new PID, mount
+// and network namespaces (unless NoNamespaces is set, or the kernel refuses
+// them, when it carries on without): the program sees only its own
+// processes (not the grader's command line or environment), has a private
+// /proc, /tmp, /var/tmp and /dev/shm (tmpfs of DefaultScratchSize, gone
+// with the namespace, with the folders it needs under /tmp bound back), no
+// network but its own loopback, and cannot read or run the lab binary at
+// the path the launcher was started from. Each job's scratch folder
+// (LAB_WORK) is a tmpfs of its own of WorkspaceSize.
+//
 // The users are taken from the range UIDBase to UIDBase+UIDCount-1: a slot
 // takes the first one that no other sandbox on the machine holds, locking
 // a file in /run/mcplab (a lock the kernel drops when the grader ends), and
@@ -55,9 +66,18 @@ type Process struct {
 	// UIDBase and UIDCount override DefaultUIDBase and DefaultUIDCount
 	// when they are more than 0.
 	UIDBase, UIDCount int
+	// WorkspaceSize caps each job's scratch folder; 0 means
+	// DefaultWorkspaceSize (see there).
+	WorkspaceSize int64
 
 	once   sync.Once
 	goroot string
+
+	// NoNamespaces keeps programs in the grader's own PID, mount and
+	// network namespaces even when the grader is root (see Process).
+	NoNamespaces bool
+
+	noNamespaces atomic.Bool // the kernel refused them
 
 	mu    sync.Mutex
 	users map[int]int // slot → uid
@@ -132,7 +152,7 @@ func (s *Process) Workspace(dir string, slot int, goSeed string) error {
 	if err != nil {
 		return err
 	}
-	return mkWorkspace(dir, uid, gid, goSeed)
+	return mkWorkspace(dir, uid, gid, goSeed, s.WorkspaceSize)
 }
 
 // Starter returns a Starter that runs spec's program through the launcher.
@@ -169,13 +189,68 @@ func (ps *processStarter) Start(ctx context.Context) (client.Process, error) {
 	if uid >= 0 {
 		args = append(args, "-nproc", strconv.Itoa(lim.Procs))
 	}
+	useNS := uid >= 0 && ps.sb.namespaces()
+	if useNS {
+		args = append(args, "-ns")
+		for _, k := range append([]string{spec.Dir, spec.Work, spec.Root, spec.Path, ps.sb.goroot}, spec.Share...) {
+			if filepath.IsAbs(k) {
+				args = append(args, "-keep", k)
+			}
+		}
+	}
 	args = append(args, "--", spec.Path)
 	args = append(args, spec.Args...)
+	p, err := ps.start(ctx, args, useNS)
+	if useNS && err != nil && errors.Is(err, errNoNamespaces) {
+		// The kernel (or the container the grader runs in) refuses new
+		// namespaces: go on without them, for this start and every later one.
+		ps.sb.noNamespaces.Store(true)
+		return ps.start(ctx, withoutNS(args), false)
+	}
+	return p, err
+}
 
+// errNoNamespaces marks a launcher that could not be started in new
+// namespaces.
+var errNoNamespaces = errors.New("new namespaces are not allowed here")
+
+// withoutNS drops the -ns and -keep arguments of a launcher's command line.
+func withoutNS(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		switch {
+		case args[i] == "--":
+			return append(out, args[i:]...)
+		case args[i] == "-ns":
+		case args[i] == "-keep":
+			i++
+		default:
+			out = append(out, args[i])
+		}
+	}
+	return out
+}
+
+// namespaces reports whether programs get namespaces of their own (see
+// Process): the grader is root, and they have not been refused.
+func (s *Process) namespaces() bool {
+	return os.Geteuid() == 0 && !s.NoNamespaces && !s.noNamespaces.Load()
+}
+
+// Namespaces reports whether the programs the sandbox starts get PID,
+// mount and network namespaces of their own (see Process). It may turn
+// false at the first start, when the kernel refuses them.
+func (s *Process) Namespaces() bool { return s.namespaces() }
+
+func (ps *processStarter) start(ctx context.Context, args []string, useNS bool) (client.Process, error) {
+	spec := ps.spec
 	cmd := exec.Command(ps.sb.Launcher[0], args...)
 	cmd.Env = env(spec.Work, ps.sb.goroot, os.Getenv("PATH"))
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if useNS {
+		setNamespaces(cmd.SysProcAttr)
+	}
 
 	var files []*os.File // every end, closed on failure
 	closeAll := func() {
@@ -203,6 +278,9 @@ func (ps *processStarter) Start(ctx context.Context) (client.Process, error) {
 	cmd.ExtraFiles = []*os.File{statusW, lifeR}
 	if err := cmd.Start(); err != nil {
 		closeAll()
+		if useNS && isPermission(err) {
+			return nil, fmt.Errorf("%w: %v", errNoNamespaces, err)
+		}
 		return nil, fmt.Errorf("starting the sandbox launcher %s: %w", ps.sb.Launcher[0], err)
 	}
 	for _, f := range []*os.File{inR, outW, errW, statusW, lifeR} {
@@ -227,7 +305,12 @@ func (ps *processStarter) Start(ctx context.Context) (client.Process, error) {
 		line = "error: " + ctx.Err().Error()
 	}
 	if pid, ok := strings.CutPrefix(line, "ok "); ok {
-		p.child, _ = strconv.Atoi(pid)
+		if !useNS {
+			// In its own PID namespace the program's pid means nothing
+			// here; killing the launcher, the namespace's first process,
+			// kills the lot.
+			p.child, _ = strconv.Atoi(pid)
+		}
 	} else {
 		lifeW.Close()
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
@@ -239,6 +322,9 @@ func (ps *processStarter) Start(ctx context.Context) (client.Process, error) {
 		why, found := strings.CutPrefix(line, "error: ")
 		if !found {
 			why = "the sandbox launcher ended before it started the program"
+		}
+		if useNS && strings.HasPrefix(why, nsFailure) {
+			return nil, fmt.Errorf("%w: %s", errNoNamespaces, why)
 		}
 		return nil, errors.New(why)
 	}

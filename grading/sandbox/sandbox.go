@@ -20,7 +20,6 @@ package sandbox
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -194,10 +193,11 @@ type RunResult struct {
 }
 
 // RunToEnd starts a program with an empty stdin, collects up to maxOutput
-// bytes of what it writes, and waits for it to end, stopping it at limit.
-// It is how a build step runs.
+// bytes of what it writes, and waits for it to end, stopping it at limit
+// (counted from the moment it runs: a slow start on a loaded machine takes
+// nothing from it). It is how a build step runs.
 func RunToEnd(ctx context.Context, s client.Starter, limit time.Duration, maxOutput int) RunResult {
-	ctx, cancel := context.WithTimeout(ctx, limit)
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	p, err := s.Start(ctx)
 	if err != nil {
@@ -216,15 +216,18 @@ func RunToEnd(ctx context.Context, s client.Starter, limit time.Duration, maxOut
 	exited := make(chan client.Exit, 1)
 	go func() { exited <- p.Wait() }()
 	var res RunResult
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
 	select {
 	case res.Exit = <-exited:
+	case <-timer.C:
+		res.TimedOut = true
+		p.Kill()
+		res.Exit = <-exited
 	case <-ctx.Done():
 		p.Kill()
 		res.Exit = <-exited
 	}
-	// The sandbox also stops the program when ctx ends, so the limit may
-	// show as the exit itself.
-	res.TimedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
 	// Output held open by something the program left behind must not keep
 	// the grader waiting: the program's own end is what counts.
 	drained := make(chan struct{})
@@ -275,12 +278,23 @@ func (b *cappedBuffer) String() string {
 	return s
 }
 
-// mkWorkspace creates dir (and its tmp folder), copies the Go cache seed
-// into it, and gives dir and every folder in it to uid:gid (when uid >= 0).
-// Files linked from the seed stay the grader's and read-only, so no job can
-// change what another job's cache holds.
-func mkWorkspace(dir string, uid, gid int, goSeed string) error {
-	if err := os.MkdirAll(filepath.Join(dir, "tmp"), 0o755); err != nil {
+// mkWorkspace creates dir (and its tmp folder), caps it at size bytes (a
+// tmpfs, when the grader is root; 0 means DefaultWorkspaceSize), copies the
+// Go cache seed into it, and gives dir and every folder in it to uid:gid
+// (when uid >= 0). Only that user may enter dir. Files from the seed stay
+// the grader's and read-only, so no job can change what another job's
+// cache holds.
+func mkWorkspace(dir string, uid, gid int, goSeed string, size int64) error {
+	if size <= 0 {
+		size = DefaultWorkspaceSize
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return fmt.Errorf("making the workspace: %w", err)
+	}
+	if err := mountWorkspace(dir, size, uid, gid); err != nil {
+		return err
+	}
+	if err := os.Mkdir(filepath.Join(dir, "tmp"), 0o755); err != nil {
 		return fmt.Errorf("making the workspace: %w", err)
 	}
 	if goSeed != "" {
@@ -301,6 +315,13 @@ func mkWorkspace(dir string, uid, gid int, goSeed string) error {
 		if err := os.Lchown(p, uid, gid); err != nil {
 			return fmt.Errorf("handing the workspace to uid %d: %w", uid, err)
 		}
+		if p == dir {
+			return os.Chmod(p, 0o700)
+		}
 		return os.Chmod(p, 0o755)
 	})
 }
+
+// nsFailure begins the launcher's error when it could not set up its
+// namespaces; the grader then carries on without them.
+const nsFailure = "namespaces: "

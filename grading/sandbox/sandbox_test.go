@@ -79,6 +79,7 @@ func shSpec(t *testing.T, sb sandbox.Sandbox, slot int, script string) sandbox.S
 	if err := sb.Workspace(work, slot, ""); err != nil {
 		t.Fatalf("Workspace: %v", err)
 	}
+	t.Cleanup(func() { sandbox.RemoveWorkspace(work) })
 	return sandbox.Spec{Dir: sub, Path: "/bin/sh", Args: []string{"-c", script}, Work: work, Slot: slot}
 }
 
@@ -353,7 +354,9 @@ func TestRunToEndTimeLimit(t *testing.T) {
 	t.Parallel()
 	sb := processSandbox(t)
 	spec := shSpec(t, sb, 10, `echo started; sleep 300 & sleep 301`)
-	r := sandbox.RunToEnd(context.Background(), sb.Starter(spec), 500*time.Millisecond, 1024)
+	// The limit covers the start too (new namespaces take a moment on a
+	// loaded machine), so it leaves room for it.
+	r := sandbox.RunToEnd(context.Background(), sb.Starter(spec), 3*time.Second, 1024)
 	if !r.TimedOut || r.Exit.Signal != "killed" || r.Output != "started\n" {
 		t.Errorf("RunToEnd = %+v, want a timeout with the output so far", r)
 	}
@@ -378,6 +381,7 @@ func TestWorkspaceSeedsTheGoCache(t *testing.T) {
 	if err := sb.Workspace(work, 11, seed); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { sandbox.RemoveWorkspace(work) })
 	cache := filepath.Join(work, ".cache", "go-build")
 	for _, f := range []string{"ab/abcd-a", "ab/abcd-d"} {
 		data, err := os.ReadFile(filepath.Join(cache, f))

@@ -1,0 +1,223 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"unsafe"
+)
+
+// nsFlags are the namespaces the process sandbox gives each launcher when
+// the grader is root: its own process ids (the program sees only its own
+// processes, never the grader's command line or environment), its own
+// mounts (a private /proc, /tmp, /var/tmp and /dev/shm) and its own network
+// (loopback only).
+const nsFlags = syscall.CLONE_NEWPID | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET
+
+// DefaultScratchSize caps each of the private /tmp, /var/tmp and /dev/shm a
+// program gets in the process sandbox's namespaces, as Docker caps a
+// container's /dev/shm.
+const DefaultScratchSize = 64 << 20
+
+// enterNamespaces makes the launcher's fresh namespaces (it is their first
+// process) into the program's world:
+//
+//   - mounts stop propagating to the host;
+//   - /proc shows the namespace's processes only;
+//   - /dev/shm, /var/tmp and /tmp are empty tmpfs of size bytes each, which
+//     vanish with the namespace; the top folders of /tmp that hold a path of
+//     keep (the submission, the workspace) are bound back from the host's;
+//   - the launcher's own program (the lab binary, the reference server)
+//     reads as empty and cannot be run;
+//   - the loopback interface is up, and it is the only one.
+func enterNamespaces(keep []string, size int64) error {
+	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making the mounts private: %w", err)
+	}
+	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("mounting a private /proc: %w", err)
+	}
+	tmpfs := func(dir string) error {
+		opts := fmt.Sprintf("size=%d,mode=1777", size)
+		if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
+			return fmt.Errorf("mounting a private %s: %w", dir, err)
+		}
+		return nil
+	}
+	for _, d := range []string{"/dev/shm", "/var/tmp"} {
+		if info, err := os.Stat(d); err == nil && info.IsDir() {
+			if err := tmpfs(d); err != nil {
+				return err
+			}
+		}
+	}
+	if err := privateTmp(keep, tmpfs); err != nil {
+		return err
+	}
+	if exe, err := os.Executable(); err == nil {
+		if err := syscall.Mount("/dev/null", exe, "", syscall.MS_BIND, ""); err != nil {
+			return fmt.Errorf("hiding the lab binary %s: %w", exe, err)
+		}
+	}
+	return loopbackUp()
+}
+
+// privateTmp mounts a fresh /tmp and binds back, from the host's /tmp, each
+// top folder that holds a path of keep.
+func privateTmp(keep []string, tmpfs func(string) error) error {
+	tops := map[string]bool{}
+	for _, k := range keep {
+		for _, p := range []string{k, realPath(k)} {
+			rel, err := filepath.Rel("/tmp", filepath.Clean(p))
+			if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+				continue
+			}
+			if rel == "." {
+				return nil // /tmp itself is needed: keep the host's
+			}
+			tops[strings.Split(rel, "/")[0]] = true
+		}
+	}
+	old, err := os.Open("/tmp")
+	if err != nil {
+		return fmt.Errorf("opening /tmp: %w", err)
+	}
+	defer old.Close()
+	if err := tmpfs("/tmp"); err != nil {
+		return err
+	}
+	for top := range tops {
+		src := "/proc/self/fd/" + strconv.Itoa(int(old.Fd())) + "/" + top
+		info, err := os.Stat(src)
+		if err != nil {
+			continue // gone: nothing to keep
+		}
+		dst := filepath.Join("/tmp", top)
+		if info.IsDir() {
+			err = os.Mkdir(dst, 0o755)
+		} else {
+			err = os.WriteFile(dst, nil, 0o644)
+		}
+		if err != nil {
+			return fmt.Errorf("keeping %s: %w", dst, err)
+		}
+		if err := syscall.Mount(src, dst, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
+			return fmt.Errorf("keeping %s: %w", dst, err)
+		}
+	}
+	return nil
+}
+
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// loopbackUp brings the loopback interface of the launcher's network
+// namespace up, as "ip link set lo up" does.
+func loopbackUp() error {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("bringing loopback up: %w", err)
+	}
+	defer syscall.Close(fd)
+	var ifr struct {
+		name  [syscall.IFNAMSIZ]byte
+		flags uint16
+		_     [22]byte
+	}
+	copy(ifr.name[:], "lo")
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCGIFFLAGS, uintptr(unsafe.Pointer(&ifr))); e != 0 {
+		return fmt.Errorf("bringing loopback up: %w", e)
+	}
+	ifr.flags |= syscall.IFF_UP | syscall.IFF_RUNNING
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCSIFFLAGS, uintptr(unsafe.Pointer(&ifr))); e != 0 {
+		return fmt.Errorf("bringing loopback up: %w", e)
+	}
+	return nil
+}
+
+// scratchDirs are the folders every user may write to, where a program
+// outside the namespaces could leave files behind.
+var scratchDirs = []string{"/tmp", "/var/tmp", "/dev/shm"}
+
+// removeOwned removes what uid left in the scratch folders: every entry
+// owned by uid at their top, and one level down in the folders everyone may
+// write to (such as /tmp/.X11-unix). Links are removed, never followed.
+func removeOwned(uid int) {
+	var sweep func(dir string, depth int)
+	sweep = func(dir string, depth int) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			info, err := os.Lstat(p)
+			if err != nil {
+				continue
+			}
+			st, ok := info.Sys().(*syscall.Stat_t)
+			if !ok {
+				continue
+			}
+			switch {
+			case int(st.Uid) == uid:
+				_ = os.RemoveAll(p)
+			case depth == 0 && info.IsDir() && info.Mode().Perm()&0o002 != 0:
+				sweep(p, depth+1)
+			}
+		}
+	}
+	for _, d := range scratchDirs {
+		sweep(d, 0)
+	}
+}
+
+// isPermission reports whether starting with namespaces failed because
+// the kernel or the container the grader runs in does not allow them.
+func isPermission(err error) bool {
+	return errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) ||
+		errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EUSERS) || errors.Is(err, fs.ErrPermission)
+}
+
+// setNamespaces asks for the launcher to start in new namespaces.
+func setNamespaces(attr *syscall.SysProcAttr) { attr.Cloneflags = nsFlags }
+
+// mountWorkspace makes dir a tmpfs of size bytes owned by uid:gid (mode
+// 0700), or does nothing when the grader is not root.
+func mountWorkspace(dir string, size int64, uid, gid int) error {
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	if uid < 0 {
+		uid, gid = 0, 0
+	}
+	opts := fmt.Sprintf("size=%d,mode=0700,uid=%d,gid=%d", size, uid, gid)
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
+		return fmt.Errorf("capping the workspace at %d MiB (a tmpfs on %s): %w", size>>20, dir, err)
+	}
+	return nil
+}
+
+// unmount detaches the file system mounted on dir, if any, even while it
+// is in use.
+func unmount(dir string) error {
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	err := syscall.Unmount(dir, syscall.MNT_DETACH)
+	if errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOENT) {
+		return nil // not a mount point
+	}
+	return err
+}
