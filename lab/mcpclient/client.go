@@ -181,43 +181,36 @@ func (c *Client) Call(ctx context.Context, method string, params any, opts ...Ca
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
-	sent := make(chan error, 1)
-	go func() { sent <- c.conn.Send(ctx, out) }()
-	answered, written := false, false
-	for {
-		select {
-		case <-w.done:
-			answered = true
-			if sent == nil {
-				return c.reply(w)
-			}
-		case err := <-sent:
-			sent = nil
-			if answered {
-				return c.reply(w)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%s (id %d): %w", method, w.id, err)
-			}
-			written = true
-		case <-ctx.Done():
-			if answered {
-				return c.reply(w)
-			}
-			c.forget(w.id)
-			if sent != nil {
-				// Send gives up promptly once ctx is done; only a request
-				// that went out needs cancelling.
-				written = <-sent == nil
-			}
-			if written {
-				c.cancelRemote(w.id, ctx.Err())
-			}
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return nil, &TimeoutError{Method: method, ID: w.id}
-			}
-			return nil, fmt.Errorf("%s (id %d): %w", method, w.id, ctx.Err())
+	// Send is bounded by ctx. On HTTP it returns once the exchange is over,
+	// its response (if any) delivered; on a stream once the line is written.
+	sendErr := c.conn.Send(ctx, out)
+	select {
+	case <-w.done:
+		return c.reply(w)
+	default:
+	}
+	if sendErr != nil {
+		c.forget(w.id)
+		if errors.Is(sendErr, context.DeadlineExceeded) && ctx.Err() != nil {
+			return nil, &TimeoutError{Method: method, ID: w.id}
 		}
+		return nil, fmt.Errorf("%s (id %d): %w", method, w.id, sendErr)
+	}
+	select {
+	case <-w.done:
+		return c.reply(w)
+	case <-ctx.Done():
+		c.forget(w.id)
+		select {
+		case <-w.done: // answered just as the time ran out
+			return c.reply(w)
+		default:
+		}
+		c.cancelRemote(w.id, ctx.Err())
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, &TimeoutError{Method: method, ID: w.id}
+		}
+		return nil, fmt.Errorf("%s (id %d): %w", method, w.id, ctx.Err())
 	}
 }
 

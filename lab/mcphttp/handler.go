@@ -124,10 +124,12 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request, conn *mcpserver
 		s.done = true
 		return
 	}
+	// The response and what trails it go out with the end of the stream,
+	// in as few packets as the connection allows.
 	s.start()
-	s.event(bytes.TrimSuffix(reply.Line, []byte("\n")))
+	s.event(bytes.TrimSuffix(reply.Line, []byte("\n")), false)
 	for _, n := range s.after {
-		s.event(n)
+		s.event(n, false)
 	}
 	s.after, s.done = nil, true
 }

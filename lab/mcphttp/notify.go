@@ -50,14 +50,15 @@ func (s *eventStream) start() {
 	s.w.WriteHeader(http.StatusOK)
 }
 
-// event writes one message as one event and flushes it. s.mu must be held.
-func (s *eventStream) event(msg []byte) {
+// event writes one message as one event; flush sends it at once rather
+// than with whatever follows. s.mu must be held.
+func (s *eventStream) event(msg []byte, flush bool) {
 	var b bytes.Buffer
 	b.WriteString("event: message\ndata: ")
 	b.Write(msg)
 	b.WriteString("\n\n")
 	s.w.Write(b.Bytes())
-	if s.flusher != nil {
+	if flush && s.flusher != nil {
 		s.flusher.Flush()
 	}
 }
@@ -101,7 +102,7 @@ func Progress(ctx context.Context, progress, total float64, message string) bool
 		return false
 	}
 	s.start()
-	s.event(n)
+	s.event(n, true)
 	return true
 }
 
