@@ -124,6 +124,17 @@ type clientRun struct {
 	elapsed  time.Duration
 }
 
+// step records the failure of a Go client's step, if err is one, and
+// reports whether the run may go on.
+func (r *clientRun) step(name string, err error) bool {
+	if err != nil {
+		r.failedAt, r.failure = name, err.Error()
+		r.timedOut = errors.Is(err, context.DeadlineExceeded)
+		return false
+	}
+	return true
+}
+
 // interopClient is one real client in one configuration.
 type interopClient struct {
 	// name says which client and version, such as "go-sdk v1.8.0".
@@ -180,14 +191,7 @@ func runGoSDK(version string) func(context.Context, testing.TB, string, []string
 		start := time.Now()
 		defer func() { r.elapsed = time.Since(start) }()
 		client := gosdk.NewClient(&gosdk.Implementation{Name: "mcplab-interop", Version: "0.0.0"}, nil)
-		step := func(name string, err error) bool {
-			if err != nil {
-				r.failedAt, r.failure = name, err.Error()
-				r.timedOut = errors.Is(err, context.DeadlineExceeded)
-				return false
-			}
-			return true
-		}
+		step := r.step
 		cctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
 		transport := &gosdk.CommandTransport{Command: exec.Command(command, args...)}
@@ -230,14 +234,7 @@ func runMCPGo(version string) func(context.Context, testing.TB, string, []string
 	return func(ctx context.Context, _ testing.TB, command string, args []string) (r clientRun) {
 		start := time.Now()
 		defer func() { r.elapsed = time.Since(start) }()
-		step := func(name string, err error) bool {
-			if err != nil {
-				r.failedAt, r.failure = name, err.Error()
-				r.timedOut = errors.Is(err, context.DeadlineExceeded)
-				return false
-			}
-			return true
-		}
+		step := r.step
 		var opts []mcpgoclient.ClientOption
 		if version != "" {
 			opts = append(opts, mcpgoclient.WithProtocolVersion(version))
@@ -427,15 +424,7 @@ func TestClientsOnBothPaths(t *testing.T) {
 			if c.skip != "" {
 				t.Skip(c.skip)
 			}
-			dir := t.TempDir()
-			command, args := relayCommand(t, dir, "", server)
-			r := c.run(t.Context(), t, command, args)
-			ctx, cancel := context.WithTimeout(t.Context(), requestTimeout)
-			defer cancel()
-			trs, err := transcripts(ctx, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r, trs := connectThroughRelay(t, c, "", server)
 			if err := checkRun(r); err != nil {
 				t.Fatalf("%s: %v\n%s", c.label(), err, describeTranscripts(trs))
 			}
@@ -444,6 +433,23 @@ func TestClientsOnBothPaths(t *testing.T) {
 			}
 		})
 	}
+}
+
+// connectThroughRelay runs client c against server behind a relay that
+// writes stray first, and returns what the client did and what the relays
+// recorded, once every server it started has exited.
+func connectThroughRelay(t *testing.T, c interopClient, stray string, server []string) (clientRun, []transcript) {
+	t.Helper()
+	dir := t.TempDir()
+	command, args := relayCommand(t, dir, stray, server)
+	r := c.run(t.Context(), t, command, args)
+	ctx, cancel := context.WithTimeout(t.Context(), requestTimeout)
+	defer cancel()
+	trs, err := transcripts(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, trs
 }
 
 // checkRun checks that the client connected, found get_ticket and got the

@@ -2,7 +2,6 @@ package interop_test
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -68,15 +67,7 @@ func TestStrayOutput(t *testing.T) {
 			for _, c := range clients {
 				t.Run(row.label+" to "+c.label(), func(t *testing.T) {
 					t.Parallel()
-					dir := t.TempDir()
-					command, args := relayCommand(t, dir, row.bytes, server)
-					r := c.run(t.Context(), t, command, args)
-					ctx, cancel := context.WithTimeout(t.Context(), requestTimeout)
-					defer cancel()
-					trs, err := transcripts(ctx, dir)
-					if err != nil {
-						t.Fatal(err)
-					}
+					r, trs := connectThroughRelay(t, c, row.bytes, server)
 					outcome, err := strayOutcome(r, trs)
 					if err != nil {
 						t.Fatalf("%v\n%s", err, describeTranscripts(trs))
