@@ -31,6 +31,31 @@ func gosdkServer() *gosdk.Server {
 	return s
 }
 
+// go-sdk 1.8.0's server compares Mcp-Name with the body without decoding
+// the =?base64?...?= form, so it refuses a correct call of a tool whose
+// name is not ASCII. When go-sdk decodes it, this test says so.
+func TestInteropGoSDKSentinel(t *testing.T) {
+	s := gosdkServer()
+	gosdk.AddTool(s, &gosdk.Tool{Name: "créer"}, func(context.Context, *gosdk.CallToolRequest, struct{}) (*gosdk.CallToolResult, any, error) {
+		return &gosdk.CallToolResult{Content: []gosdk.Content{&gosdk.TextContent{Text: "créé"}}}, nil, nil
+	})
+	srv := httptest.NewServer(gosdk.NewStreamableHTTPHandler(func(*http.Request) *gosdk.Server { return s }, &gosdk.StreamableHTTPOptions{Stateless: true}))
+	defer srv.Close()
+	c, err := mcpclient.Connect(context.Background(), &mcpclient.HTTP{URL: srv.URL}, mcpclient.Options{Timeout: patienceInterop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, err = c.CallTool(context.Background(), "créer", nil)
+	if err == nil {
+		t.Fatal("go-sdk now decodes the sentinel in Mcp-Name; update this test and the interop notes")
+	}
+	var we *wire.Error
+	if !errors.As(err, &we) || we.Code != wire.CodeHeaderMismatch || !strings.Contains(we.Message, "=?base64?Y3LDqWVy?=") {
+		t.Errorf("got %v", err)
+	}
+}
+
 // checkPeer lists the peer's tools and calls one through the reference
 // client.
 func checkPeer(t *testing.T, tr mcpclient.Transport) { checkPeerNamed(t, tr, "gosdk-peer") }

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"net/http/httptest"
+	"strings"
 	"testing"
+
+	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcplab/mcplab/lab/mcpclient"
 	"github.com/mcplab/mcplab/lab/wire"
@@ -41,5 +44,46 @@ func TestThroughClient(t *testing.T) {
 	var we *wire.Error
 	if !errors.As(err, &we) || we.Code != wire.CodeInvalidParams {
 		t.Errorf("an unknown tool: %v", err)
+	}
+}
+
+// go-sdk's client against the ticket system. go-sdk 1.8.0 sends the
+// headers our server checks, but puts a tool name that is not ASCII into
+// Mcp-Name as raw UTF-8 instead of the =?base64?...?= form the
+// specification requires, so its call of résumé is refused with -32020;
+// search works. When go-sdk encodes the name, this test says so.
+func TestGoSDKClient(t *testing.T) {
+	srv := httptest.NewServer(Handler(nil))
+	defer srv.Close()
+	ctx := context.Background()
+	client := gosdk.NewClient(&gosdk.Implementation{Name: "gosdk-peer", Version: "0"}, nil)
+	cs, err := client.Connect(ctx, &gosdk.StreamableClientTransport{Endpoint: srv.URL + Path, DisableStandaloneSSE: true, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var names []string
+	for tool, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, tool.Name)
+	}
+	if len(names) != 3 {
+		t.Errorf("tools %v", names)
+	}
+	r, err := cs.CallTool(ctx, &gosdk.CallToolParams{Name: "search", Arguments: map[string]any{"query": "queue"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, ok := r.Content[0].(*gosdk.TextContent); !ok || text.Text != "T-104 (open): Nightly queue stalls; workers stop heartbeating" {
+		t.Errorf("got %#v", r.Content[0])
+	}
+	_, err = cs.CallTool(ctx, &gosdk.CallToolParams{Name: "résumé"})
+	if err == nil {
+		t.Fatal("go-sdk now reaches résumé: it encodes Mcp-Name; update this test and the interop notes")
+	}
+	if !strings.Contains(err.Error(), "Mcp-Name header holds byte 0xc3") {
+		t.Errorf("got %v", err)
 	}
 }
