@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcplab/mcplab/lab/mcp"
 	"github.com/mcplab/mcplab/lab/mcpserver"
+	"github.com/mcplab/mcplab/lab/wire"
 )
 
 // Info is the helpdesk's name and version, as serverInfo says them.
@@ -134,6 +135,8 @@ func readOnly(title string) *mcp.ToolAnnotations {
 // New returns the helpdesk server over data. Its tools/list pages hold one
 // tool each, so that a client sees nextCursor at work, and it answers each
 // line before it reads the next, so its answers come in the order asked.
+// The data never changes while it serves, so every answer is built once,
+// here, and shared.
 func New(data *Data) *mcpserver.Server {
 	s := &mcpserver.Server{
 		Info:           Info,
@@ -143,51 +146,73 @@ func New(data *Data) *mcpserver.Server {
 		MaxInFlight:    1,
 		CacheScope:     mcp.CachePublic,
 	}
+	tickets := make(map[string]*mcp.CallToolResult, len(data.Tickets))
+	for id, t := range data.Tickets {
+		tickets[id] = ticketResult(t, data.Customers[t.CustomerID])
+	}
+	customers := make(map[string]*mcp.CallToolResult, len(data.Customers))
+	for id, c := range data.Customers {
+		customers[id] = customerResult(c)
+	}
 	s.AddTool(GetTicket, mcpserver.ToolFunc(func(_ context.Context, _ *mcpserver.Request, args json.RawMessage) (*mcp.CallToolResult, error) {
 		id, bad := stringArg(args, "get_ticket", "ticket_id", "2318")
 		if bad != nil {
 			return bad, nil
 		}
-		t, ok := data.Tickets[id]
-		if !ok {
-			return mcp.ToolError("There is no ticket %q. Ticket numbers are digits only, such as \"2318\"; check the number with the customer.", id), nil
+		if r, ok := tickets[id]; ok {
+			return r, nil
 		}
-		c := data.Customers[t.CustomerID]
-		return &mcp.CallToolResult{
-			Content: []mcp.Content{mcp.TextContent(fmt.Sprintf(
-				"Ticket %s (%s, %s priority): %s\nCustomer: %s, %s (%s), %s plan\nOpened %s, last update %s\n%s",
-				t.ID, t.Status, t.Priority, t.Subject, c.Name, c.Business, c.ID, c.Plan, t.Opened, t.Updated, t.Summary))},
-			StructuredContent: struct {
-				Ticket
-				Customer Customer `json:"customer"`
-			}{t, c},
-		}, nil
+		return mcp.ToolError("There is no ticket %q. Ticket numbers are digits only, such as \"2318\"; check the number with the customer.", id), nil
 	}))
 	s.AddTool(GetCustomer, mcpserver.ToolFunc(func(_ context.Context, _ *mcpserver.Request, args json.RawMessage) (*mcp.CallToolResult, error) {
 		id, bad := stringArg(args, "get_customer", "customer_id", "C-104")
 		if bad != nil {
 			return bad, nil
 		}
-		c, ok := data.Customers[id]
-		if !ok {
-			return mcp.ToolError("There is no customer %q. Customer ids look like \"C-104\"; a ticket names its customer.", id), nil
+		if r, ok := customers[id]; ok {
+			return r, nil
 		}
-		return &mcp.CallToolResult{
-			Content: []mcp.Content{mcp.TextContent(fmt.Sprintf("Customer %s: %s, %s in %s, %s plan since %s, %s",
-				c.ID, c.Name, c.Business, c.City, c.Plan, c.CustomerSince, c.Email))},
-			StructuredContent: c,
-		}, nil
+		return mcp.ToolError("There is no customer %q. Customer ids look like \"C-104\"; a ticket names its customer.", id), nil
 	}))
 	return s
+}
+
+// ticketResult is get_ticket's answer for one ticket: a summary to read and
+// the ticket with its customer as structured content.
+func ticketResult(t Ticket, c Customer) *mcp.CallToolResult {
+	structured, err := wire.MarshalCompact(struct {
+		Ticket
+		Customer Customer `json:"customer"`
+	}{t, c})
+	if err != nil {
+		panic(fmt.Sprintf("helpdesk: encoding ticket %s: %v", t.ID, err)) // plain strings always encode
+	}
+	return &mcp.CallToolResult{
+		Content: []mcp.Content{mcp.TextContent(fmt.Sprintf(
+			"Ticket %s (%s, %s priority): %s\nCustomer: %s, %s (%s), %s plan\nOpened %s, last update %s\n%s",
+			t.ID, t.Status, t.Priority, t.Subject, c.Name, c.Business, c.ID, c.Plan, t.Opened, t.Updated, t.Summary))},
+		StructuredContent: structured,
+	}
+}
+
+// customerResult is get_customer's answer for one customer.
+func customerResult(c Customer) *mcp.CallToolResult {
+	structured, err := wire.MarshalCompact(c)
+	if err != nil {
+		panic(fmt.Sprintf("helpdesk: encoding customer %s: %v", c.ID, err))
+	}
+	return &mcp.CallToolResult{
+		Content: []mcp.Content{mcp.TextContent(fmt.Sprintf("Customer %s: %s, %s in %s, %s plan since %s, %s",
+			c.ID, c.Name, c.Business, c.City, c.Plan, c.CustomerSince, c.Email))},
+		StructuredContent: structured,
+	}
 }
 
 // stringArg reads one required string argument. A missing or mistyped one
 // is a failure of the tool, reported in the result for the model to fix
 // (not a protocol error).
 func stringArg(args json.RawMessage, tool, name, example string) (string, *mcp.CallToolResult) {
-	var obj map[string]json.RawMessage
-	_ = json.Unmarshal(args, &obj) // the core has checked that arguments is an object or absent
-	raw, ok := obj[name]
+	raw, ok := mcpserver.Argument(args, name)
 	if !ok {
 		return "", mcp.ToolError("%s needs the argument %s, a string such as %q.", tool, name, example)
 	}

@@ -392,14 +392,18 @@ type pendingCall struct {
 // parses the line, answers what the core answers, switches eras, and hands
 // back the calls that may run at the same time as later lines.
 func (c *Conn) begin(line []byte) (Reply, *pendingCall) {
-	msg, problem := wire.ParseRequest(line)
-	if problem != nil {
-		id := problem.ID
-		if string(id) == string(wire.Null) {
-			id = nil // 2026-07-28: no id member, never "id": null
+	var top [8]member
+	msg, _, fast := fastRequest(line, top[:])
+	if !fast {
+		var problem *wire.Problem
+		if msg, problem = wire.ParseRequest(line); problem != nil {
+			id := problem.ID
+			if string(id) == string(wire.Null) {
+				id = nil // 2026-07-28: no id member, never "id": null
+			}
+			c.srv.logf("bad line %s: %s", quoteShort(line), problem.Err.Message)
+			return c.fail(nil, id, problem.Err), nil
 		}
-		c.srv.logf("bad line %s: %s", quoteShort(line), problem.Err.Message)
-		return c.fail(nil, id, problem.Err), nil
 	}
 	if msg.Kind == wire.KindNotification {
 		if c.srv.LogRequests {
@@ -413,16 +417,23 @@ func (c *Conn) begin(line []byte) (Reply, *pendingCall) {
 	if msg.Method == mcp.MethodInitialize {
 		return c.initialize(msg), nil
 	}
+	f, ok := paramFields(msg.Params)
+	if !ok {
+		f, _ = slowFields(msg.Params) // params that are no object fail the _meta check below
+	}
 	req := &Request{ID: msg.ID, Method: msg.Method, Params: msg.Params}
 	if c.Legacy() != "" && !mcp.HasModernMeta(msg.Params) {
 		req.Legacy = true
 	} else {
-		meta, err := mcp.ReadRequestMeta(msg.Params)
-		if err != nil {
-			if len(err.Data) > 0 && topLevelMeta(line) {
-				err.Message += "; this message has _meta at its top level, but it belongs inside params"
+		meta, ok := fastMeta(f)
+		if !ok {
+			var err *wire.Error
+			if meta, err = mcp.ReadRequestMeta(msg.Params); err != nil {
+				if len(err.Data) > 0 && topLevelMeta(line) {
+					err.Message += "; this message has _meta at its top level, but it belongs inside params"
+				}
+				return c.fail(msg, msg.ID, err), nil
 			}
-			return c.fail(msg, msg.ID, err), nil
 		}
 		if !slices.Contains(c.srv.versions(), meta.ProtocolVersion) {
 			return c.fail(msg, msg.ID, mcp.UnsupportedVersion(c.srv.versions(), meta.ProtocolVersion)), nil
@@ -438,11 +449,11 @@ func (c *Conn) begin(line []byte) (Reply, *pendingCall) {
 		}
 	case mcp.MethodToolsList:
 		if len(c.srv.tools) > 0 {
-			return c.listTools(msg, req), nil
+			return c.listTools(msg, req, f), nil
 		}
 	case mcp.MethodToolsCall:
 		if len(c.srv.tools) > 0 {
-			return c.prepareCall(msg, req)
+			return c.prepareCall(msg, req, f)
 		}
 	default:
 		if h, ok := c.srv.methods[msg.Method]; ok {
@@ -450,6 +461,58 @@ func (c *Conn) begin(line []byte) (Reply, *pendingCall) {
 		}
 	}
 	return c.fail(msg, msg.ID, wire.Errorf(wire.CodeMethodNotFound, "Method not found: %s", msg.Method)), nil
+}
+
+// fastMeta reads params._meta when it is compact and plain, as
+// mcp.ReadRequestMeta would; false sends the request to ReadRequestMeta.
+func fastMeta(f fields) (mcp.RequestMeta, bool) {
+	var out mcp.RequestMeta
+	if !f.hasMeta {
+		return out, false
+	}
+	var buf [8]member
+	ms, ok := objectMembers(f.meta, buf[:])
+	if !ok {
+		return out, false
+	}
+	v, _ := get(ms, mcp.MetaProtocolVersion)
+	if out.ProtocolVersion, ok = plainString(v); !ok || out.ProtocolVersion == "" {
+		return out, false
+	}
+	if out.ClientCapabilities, ok = get(ms, mcp.MetaClientCapabilities); !ok || out.ClientCapabilities[0] != '{' {
+		return out, false
+	}
+	if info, ok := get(ms, mcp.MetaClientInfo); ok {
+		var ibuf [8]member
+		ims, ok := objectMembers(info, ibuf[:])
+		if !ok {
+			return out, false
+		}
+		var impl mcp.Implementation
+		for _, m := range ims {
+			var dst *string
+			switch string(m.key) {
+			case "name":
+				dst = &impl.Name
+			case "version":
+				dst = &impl.Version
+			case "title":
+				dst = &impl.Title
+			default:
+				if k := string(m.key); strings.EqualFold(k, "name") || strings.EqualFold(k, "version") || strings.EqualFold(k, "title") {
+					return out, false // encoding/json would match it; let it decide
+				}
+				continue
+			}
+			if *dst, ok = plainString(m.value); !ok {
+				return out, false
+			}
+		}
+		if impl.Name != "" {
+			out.ClientInfo = &impl
+		}
+	}
+	return out, true
 }
 
 // topLevelMeta reports whether a message carries _meta beside params
@@ -487,18 +550,16 @@ func (c *Conn) initialize(msg *wire.Message) Reply {
 	return c.result(msg, c.a.initialize[agreed])
 }
 
-func (c *Conn) listTools(msg *wire.Message, req *Request) Reply {
-	var p struct {
-		Cursor *string `json:"cursor"`
-	}
-	if err := json.Unmarshal(req.Params, &p); len(req.Params) > 0 && err != nil {
-		return c.fail(msg, msg.ID, wire.Errorf(wire.CodeInvalidParams, "Invalid params: cursor must be a string"))
-	}
+func (c *Conn) listTools(msg *wire.Message, req *Request, f fields) Reply {
 	page := 0
-	if p.Cursor != nil {
+	if f.hasCursor && string(f.cursor) != "null" {
+		var cursor string
+		if json.Unmarshal(f.cursor, &cursor) != nil {
+			return c.fail(msg, msg.ID, wire.Errorf(wire.CodeInvalidParams, "Invalid params: cursor must be a string"))
+		}
 		var ok bool
-		if page, ok = c.a.page(*p.Cursor); !ok {
-			return c.fail(msg, msg.ID, wire.Errorf(wire.CodeInvalidParams, "Invalid cursor: %q is not a cursor this server gave out; list again without one", *p.Cursor))
+		if page, ok = c.a.page(cursor); !ok {
+			return c.fail(msg, msg.ID, wire.Errorf(wire.CodeInvalidParams, "Invalid cursor: %q is not a cursor this server gave out; list again without one", cursor))
 		}
 	}
 	if req.Legacy {
@@ -507,22 +568,20 @@ func (c *Conn) listTools(msg *wire.Message, req *Request) Reply {
 	return c.result(msg, c.a.toolPages[page])
 }
 
-func (c *Conn) prepareCall(msg *wire.Message, req *Request) (Reply, *pendingCall) {
-	var p struct {
-		Name      *string         `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	if err := json.Unmarshal(req.Params, &p); err != nil || p.Name == nil {
+func (c *Conn) prepareCall(msg *wire.Message, req *Request, f fields) (Reply, *pendingCall) {
+	name, ok := plainString(f.name)
+	if !ok && (!f.hasName || json.Unmarshal(f.name, &name) != nil) {
 		return c.fail(msg, msg.ID, wire.Errorf(wire.CodeInvalidParams, "Invalid params: tools/call needs params.name, a string naming the tool")), nil
 	}
-	if a := p.Arguments; len(a) > 0 && a[0] != '{' && string(a) != "null" {
+	args := f.arguments
+	if len(args) > 0 && args[0] != '{' && string(args) != "null" {
 		return c.fail(msg, msg.ID, wire.Errorf(wire.CodeInvalidParams, "Invalid params: params.arguments must be an object")), nil
 	}
-	i, ok := c.a.toolIndex[*p.Name]
+	i, ok := c.a.toolIndex[name]
 	if !ok {
-		return c.fail(msg, msg.ID, wire.Errorf(wire.CodeInvalidParams, "Unknown tool: %s", *p.Name)), nil
+		return c.fail(msg, msg.ID, wire.Errorf(wire.CodeInvalidParams, "Unknown tool: %s", name)), nil
 	}
-	return Reply{}, &pendingCall{c: c, msg: msg, req: req, tool: &c.srv.tools[i], args: p.Arguments}
+	return Reply{}, &pendingCall{c: c, msg: msg, req: req, tool: &c.srv.tools[i], args: args}
 }
 
 // run calls the handler and encodes what it returns, or a panic, as the
@@ -546,7 +605,16 @@ func (p *pendingCall) run(ctx context.Context) (r Reply) {
 			err = errors.New("the tool returned no result")
 		}
 		if err == nil {
-			result = c.toolResult(p.req, res)
+			var meta json.RawMessage
+			if !p.req.Legacy {
+				meta = c.a.serverMeta
+			}
+			b, err := appendToolResult(make([]byte, 0, 512), res, meta)
+			if err != nil {
+				c.srv.logf("%s id=%s: encoding the result: %v", msg.Method, msg.ID, err)
+				return c.fail(msg, msg.ID, wire.Errorf(wire.CodeInternalError, "Internal error: the result of %s could not be encoded", msg.Method))
+			}
+			return c.result(msg, b)
 		}
 	} else {
 		result, err = p.meth.ServeMethod(ctx, p.req)
@@ -570,19 +638,6 @@ func (p *pendingCall) run(ctx context.Context) (r Reply) {
 		}
 	}
 	return c.result(msg, b)
-}
-
-// toolResult wraps a tool's result in the members every 2026-07-28 result
-// carries.
-func (c *Conn) toolResult(req *Request, res *mcp.CallToolResult) any {
-	if req.Legacy {
-		return res
-	}
-	return struct {
-		ResultType string `json:"resultType"`
-		*mcp.CallToolResult
-		Meta json.RawMessage `json:"_meta"`
-	}{mcp.ResultComplete, res, c.a.serverMeta}
 }
 
 // complete adds resultType and the serverInfo _meta to a registered
