@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/wire"
@@ -269,7 +270,11 @@ func (t *tailLog) drain(r io.Reader) {
 		}
 		t.mu.Lock()
 		if len(s) > tailLineMax {
-			s = s[:tailLineMax] + "…"
+			cut := tailLineMax
+			for cut > 0 && !utf8.RuneStart(s[cut]) {
+				cut--
+			}
+			s = s[:cut] + "…"
 		}
 		t.last = append(t.last, s)
 		if len(t.last) > tailLines {
