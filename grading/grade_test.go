@@ -2,7 +2,6 @@ package grading_test
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -33,18 +32,6 @@ var binaries = sync.OnceValues(func() (map[string]string, error) {
 		}
 		out[name] = exe
 	}
-	// The starter is a module of its own, as students get it: in
-	// starter/go once the starters come in three languages.
-	exe := filepath.Join(dir, "starter")
-	src := "../lessons/01-reading-messages/starter/go"
-	if _, err := os.Stat(filepath.Join(src, "go.mod")); err != nil {
-		src = "../lessons/01-reading-messages/starter"
-	}
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-C", src, "-o", exe, ".")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return nil, &buildError{"the starter", string(b), err}
-	}
-	out["starter"] = exe
 	return out, nil
 })
 
@@ -198,16 +185,6 @@ func TestFailuresSayWhichLine(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestStarterAsShipped pins what the lesson's README promises: the starter
-// builds, runs, and passes the checks its TODOs do not touch.
-func TestStarterAsShipped(t *testing.T) {
-	t.Parallel()
-	res := grade(t, client.Command{Path: bin(t, "starter")}, grading.Options{})
-	check(t, res, wantGrade{grading.OutcomeTimeout, []string{"framing.split-message", "framing.many-per-chunk",
-		"errors.invalid-request", "methods.wait", "methods.unknown", "answers.once", "order.concurrent",
-		"beyond-seed.id-type", "beyond-seed.wait-params"}, 8, nil})
 }
 
 // TestMessagesSayWhatToDo checks that a failure tells the student what

@@ -1,3 +1,3 @@
 module example.com/starter
 
-go 1.26.0
+go 1.22
