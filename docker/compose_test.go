@@ -40,19 +40,31 @@ type composeProject struct {
 	dir   string
 	name  string
 	image string
+	// workbench is the workbench's image name; folder the student's folder
+	// it mounts (WORKBENCH_DIR).
+	workbench, folder string
 }
 
 // run runs the Compose tool with args in the project and returns its stdout
 // and stderr; an exit status other than 0 is an error carrying both.
 func (p *composeProject) run(ctx context.Context, args ...string) (stdout, stderr string, err error) {
+	return p.runStdin(ctx, "", args...)
+}
+
+// runStdin is run with stdin as the tool's standard input.
+func (p *composeProject) runStdin(ctx context.Context, stdin string, args ...string) (stdout, stderr string, err error) {
 	argv := append(append([]string{}, p.tool.argv...), args...)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = p.dir
+	cmd.Stdin = strings.NewReader(stdin)
 	cmd.Env = append(os.Environ(),
 		"COMPOSE_PROJECT_NAME="+p.name,
 		"LAB_IMAGE="+p.image,
 		"LAB_TARGET=runtime", // no registry here: the stage that copies dist/lab
 		"COMPOSE_PROFILES=",  // only the services without a profile
+		"WORKBENCH_IMAGE="+p.workbench,
+		"WORKBENCH_TARGET=workbench", // the runner image plus dist/lab
+		"WORKBENCH_DIR="+p.folder,
 	)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -64,8 +76,10 @@ func (p *composeProject) run(ctx context.Context, args ...string) (stdout, stder
 }
 
 // TestCompose runs the stack the way a student does, with each Compose
-// implementation on this machine: `up` plays lesson 1 and exits 0, and
-// `run lab grade` grades a server inside the container.
+// implementation on this machine: `up` plays lesson 1 and exits 0, `run lab
+// grade` grades a server inside the container, and `run workbench` grades a
+// Python and a JavaScript server in the student's folder (when the runner
+// image is there to build the workbench on).
 func TestCompose(t *testing.T) {
 	needEngine(t)
 	tools := composeTools()
@@ -80,26 +94,34 @@ func TestCompose(t *testing.T) {
 
 	dir := t.TempDir()
 	buildLab(t, dir)
-	buildContext(t, dir, "docker-compose.yml", "docker/litellm.yaml")
+	buildContext(t, dir, "docker-compose.yml", "docker/litellm.yaml", "docker/workbench-entry.sh")
+	folder := studentFolder(t, map[string]string{
+		"server.py": "grading/testdata/servers/student_py/server.py",
+		"server.js": "grading/testdata/submissions/js-good/server.js",
+	})
 
 	for i, tool := range tools {
 		t.Run(tool.version, func(t *testing.T) {
 			p := &composeProject{
-				tool:  tool,
-				dir:   dir,
-				name:  fmt.Sprintf("mcplabtest%d%d", time.Now().UnixNano()%1_000_000_000, i),
-				image: fmt.Sprintf("mcplab/lab:compose-test-%d-%d", time.Now().UnixNano(), i),
+				tool:      tool,
+				dir:       dir,
+				name:      fmt.Sprintf("mcplabtest%d%d", time.Now().UnixNano()%1_000_000_000, i),
+				image:     fmt.Sprintf("mcplab/lab:compose-test-%d-%d", time.Now().UnixNano(), i),
+				workbench: fmt.Sprintf("mcplab/workbench:compose-test-%d-%d", time.Now().UnixNano(), i),
+				folder:    folder,
 			}
 			t.Cleanup(func() {
 				ctx := context.Background()
 				if _, _, err := p.run(ctx, "down", "--volumes", "--remove-orphans"); err != nil {
 					t.Errorf("clean up: %v", err)
 				}
-				if out, err := exec.CommandContext(ctx, "docker", "image", "rm", "-f", p.image).CombinedOutput(); err != nil {
-					t.Errorf("clean up: docker image rm %s: %v\n%s", p.image, err, out)
+				if out, err := exec.CommandContext(ctx, "docker", "image", "rm", "-f", p.image, p.workbench).CombinedOutput(); err != nil &&
+					!strings.Contains(string(out), "No such image") {
+					t.Errorf("clean up: docker image rm %s %s: %v\n%s", p.image, p.workbench, err, out)
 				}
 			})
 			testComposeStack(ctx, t, p)
+			t.Run("workbench", func(t *testing.T) { testComposeWorkbench(ctx, t, p) })
 		})
 	}
 }
@@ -158,5 +180,41 @@ func testComposeStack(ctx context.Context, t *testing.T, p *composeProject) {
 	mount := filepath.Join(p.dir, "dist") + ":/work/myserver:ro"
 	if _, _, err := p.run(ctx, "run", "--rm", "-T", "-v", mount, "lab", "grade", "--", "/work/myserver/lab", "serve", "reader"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// testComposeWorkbench builds the workbench with Compose (offline: on the
+// runner image) and grades py-good's and js-good's servers in the student's
+// folder with `run --rm -T workbench lab grade`, as the README shows.
+func testComposeWorkbench(ctx context.Context, t *testing.T, p *composeProject) {
+	e := newEngine(ctx, t)
+	needRunnerImage(ctx, t, e)
+	if _, _, err := p.run(ctx, "build", "workbench"); err != nil {
+		t.Fatal(err)
+	}
+	// The shell reads its commands from stdin when there is no terminal.
+	out, _, err := p.runStdin(ctx, "id -u; node --version; python3 --version; ls\n", "run", "--rm", "-T", "workbench")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 5 || !strings.HasPrefix(lines[1], "v") || !strings.HasPrefix(lines[2], "Python 3") || lines[3] != "server.js" || lines[4] != "server.py" {
+		t.Errorf("%s run workbench with a script on stdin printed:\n%s\nwant the uid, node's and python's versions, and the folder's two files", p.tool.name, indent(out))
+	}
+	if os.Geteuid() == 0 && lines[0] != fmt.Sprint(studentUID) {
+		t.Errorf("%s run workbench ran as uid %s, want %d, the folder's owner", p.tool.name, lines[0], studentUID)
+	}
+	for _, server := range [][]string{{"python3", "server.py"}, {"node", "server.js"}} {
+		stdout, stderr, err := p.run(ctx, append([]string{"run", "--rm", "-T", "workbench"}, gradeArgs(server...)...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := parseVerdict(stdout, stderr, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Score != v.MaxScore || v.Outcome.Kind != "passed" {
+			t.Errorf("%s run workbench lab grade -- %s: %v, want full marks", p.tool.name, strings.Join(server, " "), v)
+		}
 	}
 }

@@ -215,7 +215,10 @@ type engine struct {
 type containerOpts struct {
 	stdin bool     // keep stdin open and attached
 	env   []string // KEY=VALUE
-	args  []string // arguments after the /lab entrypoint
+	args  []string // arguments after the image's entrypoint (/lab in the lab image)
+	// host, when set, changes the host settings after startContainer's
+	// own (no network): mounts, capabilities.
+	host func(*container.HostConfig)
 }
 
 // startContainer creates a container of the image with no network, attaches
@@ -234,6 +237,9 @@ func (e *engine) startContainer(ctx context.Context, t testing.TB, o containerOp
 		}),
 		testcontainers.WithHostConfigModifier(func(hc *container.HostConfig) {
 			hc.NetworkMode = "none"
+			if o.host != nil {
+				o.host(hc)
+			}
 		}),
 	)
 	testcontainers.CleanupContainer(t, ctr)
@@ -249,7 +255,7 @@ func (e *engine) startContainer(ctx context.Context, t testing.TB, o containerOp
 	}
 	t.Cleanup(att.Close)
 	p := &stdioProc{
-		name:   fmt.Sprintf("container %.12s (lab %s)", id, strings.Join(o.args, " ")),
+		name:   fmt.Sprintf("container %.12s of %s (%s)", id, e.image, strings.Join(o.args, " ")),
 		stdout: newLineSink(), stderr: newLineSink(), exited: make(chan struct{}),
 	}
 	if o.stdin {
@@ -290,4 +296,32 @@ func (e *engine) runContainer(ctx context.Context, t testing.TB, env []string, a
 	}
 	err = p.finish(ctx)
 	return p.stdout.String(), p.stderr.String(), err
+}
+
+// runResult is what a command run to its end in a container did.
+type runResult struct {
+	stdout, stderr string
+	code           int
+}
+
+// run runs the image once with o (no stdin) and returns what the command
+// printed and its exit status, whatever that is; the error is for a
+// container that could not be run or did not end before ctx.
+func (e *engine) run(ctx context.Context, t testing.TB, o containerOpts) (runResult, error) {
+	t.Helper()
+	o.stdin = false
+	p, err := e.startContainer(ctx, t, o)
+	if err != nil {
+		return runResult{}, err
+	}
+	select {
+	case <-p.exited:
+	case <-ctx.Done():
+		return runResult{}, fmt.Errorf("%s did not end: %w\n%s", p.name, ctx.Err(), p.logs())
+	}
+	code, err := p.exitCode(ctx)
+	if err != nil {
+		return runResult{}, fmt.Errorf("%s: exit status: %w\n%s", p.name, err, p.logs())
+	}
+	return runResult{stdout: p.stdout.String(), stderr: p.stderr.String(), code: code}, nil
 }

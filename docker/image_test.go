@@ -33,7 +33,7 @@ func TestImage(t *testing.T) {
 	bin := buildLab(t, dir)
 	buildContext(t, dir)
 	e := newEngine(ctx, t)
-	e.image = buildImage(ctx, t, e, dir)
+	e.image = buildImage(ctx, t, e, dir, "runtime", "mcplab/lab", build.BuilderV1, nil)
 
 	t.Run("config", func(t *testing.T) { testImageConfig(ctx, t, e) })
 	t.Run("version", func(t *testing.T) { testVersion(ctx, t, e) })
@@ -52,10 +52,14 @@ func newEngine(ctx context.Context, t *testing.T) *engine {
 	return &engine{cli: cli}
 }
 
-// buildImage builds the runtime stage of the Dockerfile in dir with the
-// legacy builder and returns the image's name; the image is removed when the
-// test ends.
-func buildImage(ctx context.Context, t *testing.T, e *engine, dir string) string {
+// buildImage builds a stage of the Dockerfile in dir (docker/Dockerfile)
+// with the given builder, as repo:test-N, and returns the image's name; the
+// image is removed when the test ends. The legacy builder (build.BuilderV1,
+// as docker-compose v1 and docker/build-local.sh use) builds every stage up
+// to the target, so a target that comes before any stage needing a registry
+// is built without one, and the stages before the target are left as
+// untagged images; BuildKit builds only what the target needs.
+func buildImage(ctx context.Context, t *testing.T, e *engine, dir, target, repo string, builder build.BuilderVersion, args map[string]*string) string {
 	t.Helper()
 	provider, err := testcontainers.NewDockerProvider(testcontainers.WithLogger(tclog.TestLogger(t)))
 	if err != nil {
@@ -66,18 +70,21 @@ func buildImage(ctx context.Context, t *testing.T, e *engine, dir string) string
 	req := &testcontainers.ContainerRequest{FromDockerfile: testcontainers.FromDockerfile{
 		Context:        dir,
 		Dockerfile:     "docker/Dockerfile",
-		Repo:           "mcplab/lab",
+		Repo:           repo,
 		Tag:            fmt.Sprintf("test-%d", time.Now().UnixNano()),
+		BuildArgs:      args,
 		BuildLogWriter: &buildLog,
 		BuildOptionsModifier: func(o *client.ImageBuildOptions) {
-			o.Target = "runtime"
-			o.Version = build.BuilderV1
+			o.Target = target
+			o.Version = builder
 		},
 	}}
+	start := time.Now()
 	image, err := provider.BuildImage(ctx, req)
 	if err != nil {
-		t.Fatalf("build docker/Dockerfile, target runtime: %v\nbuild log:\n%s", err, buildLog.String())
+		t.Fatalf("build docker/Dockerfile, target %s: %v\nbuild log:\n%s", target, err, buildLog.String())
 	}
+	t.Logf("built %s (target %s) in %v", image, target, time.Since(start).Round(time.Millisecond))
 	t.Cleanup(func() {
 		_, err := e.cli.ImageRemove(context.Background(), image, client.ImageRemoveOptions{Force: true, PruneChildren: true})
 		if err != nil {

@@ -117,7 +117,11 @@ func buildContext(t testing.TB, dir string, extra ...string) {
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			t.Fatalf("build context: %v", err)
 		}
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
+		info, err := os.Stat(filepath.Join(root, name))
+		if err != nil {
+			t.Fatalf("build context: %v", err)
+		}
+		if err := os.WriteFile(dst, data, info.Mode().Perm()); err != nil {
 			t.Fatalf("build context: %v", err)
 		}
 	}
