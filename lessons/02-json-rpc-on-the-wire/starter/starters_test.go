@@ -1,12 +1,12 @@
-// Package starter_test checks lesson 2's starters as shipped, in Go, Python
-// and JavaScript: each one starts, answers what its README says it answers,
-// fails the checks its TODOs leave open in the way the README says, and
-// exits when stdin closes.
+// Package starter_test checks lesson 2's starters in Go, Python and
+// JavaScript: as shipped, each passes the checks starter/README.md's table
+// says it passes and fails the others; after each part of its solution in
+// stages/, the checks that part fixes pass too. The reference server passes
+// every check, which shows each check can be passed.
 //
 // Lesson 2's checks in the lab's grader are not written yet, so this test
-// plays the requests itself and judges them with the rules of each check
-// named in the issue. The check ids are the grader's; the table of what
-// passes is in starter/README.md, which this test reads.
+// plays two sessions itself and judges them by the rule of each check the
+// issue names, under the same ids.
 package starter_test
 
 import (
@@ -47,15 +47,15 @@ var languages = []language{
 	{name: "JavaScript", dir: "javascript", tool: "node", source: "server.js"},
 }
 
-// command returns the command line that starts the starter, from its own
-// folder, building it first when it is the Go one. It skips the test when
+// command returns the command line that starts the starter in dir, run
+// from dir, building it first when it is the Go one. It skips the test when
 // the language's tool is missing: CI has go, python3 and node.
-func (l language) command(t *testing.T) []string {
+func (l language) command(t *testing.T, dir string) []string {
 	t.Helper()
 	if l.tool == "" {
 		bin := filepath.Join(t.TempDir(), "starter")
 		cmd := exec.Command("go", "build", "-o", bin, ".")
-		cmd.Dir = l.dir
+		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("building the Go starter: %v\n%s", err, out)
 		}
@@ -85,14 +85,14 @@ type run struct {
 	exitErr        error
 }
 
-// play starts the starter, writes lines to its stdin at once, closes stdin,
-// and waits for it to exit.
-func play(t *testing.T, l language, argv []string, lines []string) run {
+// play starts argv in dir, writes lines to its stdin at once, closes
+// stdin, and waits for it to exit.
+func play(t *testing.T, dir string, argv []string, lines []string) run {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), deadline)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = l.dir
+	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdin = strings.NewReader(strings.Join(lines, ""))
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -382,48 +382,102 @@ func raws(as []answer) []string {
 	return out
 }
 
-// TestStartersAsShipped plays both sessions to each starter and compares
-// the checks it passes with the table in starter/README.md.
+// judge plays both sessions to argv, run from dir, and returns each
+// check's verdict: nil when it passes.
+func judge(t *testing.T, dir string, argv []string) map[string]error {
+	t.Helper()
+	modern := play(t, dir, argv, modernLines)
+	legacy := play(t, dir, argv, legacyLines)
+	mAns, _ := answers(modern.stdout)
+	lAns, _ := answers(legacy.stdout)
+	verdicts := map[string]error{}
+	for _, c := range checks {
+		verdicts[c.id] = c.judge(modern, legacy, mAns, lAns)
+	}
+	if t.Failed() {
+		t.Logf("stdout of the 2026-07-28 session:\n%s\nstdout of the legacy session:\n%s", modern.stdout, legacy.stdout)
+	}
+	return verdicts
+}
+
+// compare checks verdicts against the README's table after the given
+// number of stages: a check passes once the part that fixes it is done,
+// and from the start when nothing needs fixing.
+func compare(t *testing.T, what string, stages int, table map[string]int, verdicts map[string]error) {
+	t.Helper()
+	var passed []string
+	for _, c := range checks {
+		err := verdicts[c.id]
+		if err == nil {
+			passed = append(passed, c.id)
+		}
+		part, ok := table[c.id]
+		switch {
+		case !ok:
+			t.Errorf("check %s is not in README.md's table", c.id)
+		case part <= stages && err != nil:
+			t.Errorf("%s: README.md says it passes %s, but: %v", what, c.id, err)
+		case part > stages && err == nil:
+			t.Errorf("%s: README.md says it fails %s until part %d is done, but it passes", what, c.id, part)
+		}
+	}
+	t.Logf("%s passes %d of %d: %s", what, len(passed), len(checks), strings.Join(passed, ", "))
+}
+
+// TestStartersAsShipped judges each starter as it is and compares the
+// checks it passes with the table in starter/README.md.
 func TestStartersAsShipped(t *testing.T) {
-	want, err := readShippedTable("README.md")
-	if err != nil {
-		t.Fatal(err)
+	table := readTable(t)
+	for _, l := range languages {
+		t.Run(l.name, func(t *testing.T) {
+			compare(t, "the "+l.name+" starter as shipped", 0, table, judge(t, l.dir, l.command(t, l.dir)))
+		})
+	}
+}
+
+// TestStages applies the solutions in stages/ to a copy of each starter,
+// one part after another, and judges the copy after each: every part must
+// fix the checks the table says it fixes, and break none.
+func TestStages(t *testing.T) {
+	table := readTable(t)
+	if _, err := exec.LookPath("patch"); err != nil {
+		t.Skip("patch is not on PATH, so the stages are not applied here")
 	}
 	for _, l := range languages {
 		t.Run(l.name, func(t *testing.T) {
-			argv := l.command(t)
-			modern := play(t, l, argv, modernLines)
-			legacy := play(t, l, argv, legacyLines)
-			mAns, _ := answers(modern.stdout)
-			lAns, _ := answers(legacy.stdout)
-			var passed []string
-			for _, c := range checks {
-				err := c.judge(modern, legacy, mAns, lAns)
-				if err == nil {
-					passed = append(passed, c.id)
-				}
-				w, ok := want[c.id]
-				switch {
-				case !ok:
-					t.Errorf("check %s is not in README.md's table", c.id)
-				case w && err != nil:
-					t.Errorf("%s: the README says the starter passes %s as shipped, but: %v", l.name, c.id, err)
-				case !w && err == nil:
-					t.Errorf("%s: the README says the starter fails %s as shipped, but it passes", l.name, c.id)
-				}
+			diffs, err := filepath.Glob(filepath.Join("stages", l.dir, "*.diff"))
+			if err != nil || len(diffs) != 4 {
+				t.Fatalf("stages/%s holds %d diffs (%v), want one for each of the 4 parts", l.dir, len(diffs), err)
 			}
-			t.Logf("%s passes %d of %d: %s", l.name, len(passed), len(checks), strings.Join(passed, ", "))
-			if t.Failed() {
-				t.Logf("stdout of the 2026-07-28 session:\n%s\nstdout of the legacy session:\n%s", modern.stdout, legacy.stdout)
+			sort.Strings(diffs)
+			dir := t.TempDir()
+			if out, err := exec.Command("cp", "-R", l.dir+"/.", dir).CombinedOutput(); err != nil {
+				t.Fatalf("copying the starter: %v\n%s", err, out)
+			}
+			for i, diff := range diffs {
+				abs, err := filepath.Abs(diff)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cmd := exec.Command("patch", "--batch", "-p0", "-d", dir, "-i", abs)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("applying %s: %v\n%s", diff, err, out)
+				}
+				what := fmt.Sprintf("the %s starter after %s", l.name, filepath.Base(diff))
+				compare(t, what, i+1, table, judge(t, dir, l.command(t, dir)))
 			}
 		})
 	}
-	ids := make([]string, 0, len(want))
-	for id := range want {
-		ids = append(ids, id)
+}
+
+// readTable reads README.md's table, or fails the test.
+func readTable(t *testing.T) map[string]int {
+	t.Helper()
+	table, err := readShippedTable("README.md")
+	if err != nil {
+		t.Fatal(err)
 	}
-	sort.Strings(ids)
-	for _, id := range ids {
+	for id := range table {
 		found := false
 		for _, c := range checks {
 			found = found || c.id == id
@@ -432,6 +486,7 @@ func TestStartersAsShipped(t *testing.T) {
 			t.Errorf("README.md's table names %s, which this test does not judge", id)
 		}
 	}
+	return table
 }
 
 // referenceArg, as the first argument of this package's test binary, makes
@@ -464,20 +519,7 @@ func TestChecksPassTheReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := language{name: "reference", dir: "."}
-	argv := []string{self, referenceArg}
-	modern := play(t, ref, argv, modernLines)
-	legacy := play(t, ref, argv, legacyLines)
-	mAns, _ := answers(modern.stdout)
-	lAns, _ := answers(legacy.stdout)
-	for _, c := range checks {
-		if err := c.judge(modern, legacy, mAns, lAns); err != nil {
-			t.Errorf("the reference server fails %s: %v", c.id, err)
-		}
-	}
-	if t.Failed() {
-		t.Logf("stdout of the 2026-07-28 session:\n%s\nstdout of the legacy session:\n%s", modern.stdout, legacy.stdout)
-	}
+	compare(t, "the reference server", len(languageParts), readTable(t), judge(t, ".", []string{self, referenceArg}))
 }
 
 // TestTicketsAreTheLessons checks that each starter's tickets.json is the
@@ -500,17 +542,20 @@ func TestTicketsAreTheLessons(t *testing.T) {
 }
 
 // shippedHeader is the header of the table in README.md that says which
-// checks the starters pass as shipped.
+// checks the starters pass as shipped, and which part fixes each other one.
 const shippedHeader = "| Check | As shipped | Fixed by |"
 
-// readShippedTable reads that table: check id to "passes" (true) or
-// "fails" (false).
-func readShippedTable(file string) (map[string]bool, error) {
+// languageParts are the TODO parts of every starter, by number.
+var languageParts = []string{"errors without an id", "_meta on every request", "tools", "legacy clients"}
+
+// readShippedTable reads that table: for each check id, 0 when the
+// starters pass it as shipped, else the number of the part that fixes it.
+func readShippedTable(file string) (map[string]int, error) {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]bool{}
+	out := map[string]int{}
 	in := false
 	for _, line := range strings.Split(string(b), "\n") {
 		line = strings.TrimSpace(line)
@@ -526,13 +571,15 @@ func readShippedTable(file string) (map[string]bool, error) {
 			continue
 		}
 		id := strings.Trim(strings.TrimSpace(cells[0]), "`")
-		switch strings.TrimSpace(cells[1]) {
-		case "passes":
-			out[id] = true
-		case "fails":
-			out[id] = false
+		shipped, fixedBy := strings.TrimSpace(cells[1]), strings.TrimSpace(cells[2])
+		part, err := strconv.Atoi(strings.TrimPrefix(fixedBy, "part "))
+		switch {
+		case shipped == "passes" && fixedBy == "":
+			out[id] = 0
+		case shipped == "fails" && err == nil && part >= 1 && part <= len(languageParts):
+			out[id] = part
 		default:
-			return nil, fmt.Errorf("%s: check %s is %q as shipped, want passes or fails", file, id, strings.TrimSpace(cells[1]))
+			return nil, fmt.Errorf("%s: check %s: %q and %q, want passes and nothing, or fails and part 1 to %d", file, id, shipped, fixedBy, len(languageParts))
 		}
 	}
 	if !in {
