@@ -14,6 +14,7 @@ import (
 	"github.com/mcplab/mcplab/lab/capture"
 	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/helpdesk"
+	"github.com/mcplab/mcplab/lab/scenario"
 	"github.com/mcplab/mcplab/lab/schema"
 )
 
@@ -161,5 +162,20 @@ func TestFilesMeetTheSchema(t *testing.T) {
 	}
 	if invalid == 0 {
 		t.Error("no *.invalid.jsonl file: the lesson shows mistakes the schema catches")
+	}
+}
+
+// TestScenariosParse keeps lab run's scenario and the grading scenarios
+// readable by the scripted client.
+func TestScenariosParse(t *testing.T) {
+	files, _ := filepath.Glob("grading/*.txtar")
+	files = append(files, "scenario.txtar")
+	for _, f := range files {
+		if filepath.Base(f) == "checks.txtar" {
+			continue
+		}
+		if _, err := scenario.ParseFile(f); err != nil {
+			t.Error(err)
+		}
 	}
 }
