@@ -40,8 +40,11 @@ type Event struct {
 
 // Options tune a Play. The zero value gives the defaults.
 type Options struct {
-	// ReadyWithin bounds the wait for the server's ready line on stderr
-	// (a line that contains "ready"); 0 means 3 s. When none comes, Play
+	// Ready says how the server shows it is ready; the zero value waits
+	// for a stderr line that contains "ready".
+	Ready Readiness
+	// ReadyWithin bounds the wait for the server to be ready; 0 means
+	// 3 s. When it is not ready in time, Play
 	// notes it and goes on.
 	ReadyWithin time.Duration
 	// ExitWithin bounds the wait for the server to exit after its stdin is
@@ -205,7 +208,16 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter Starter, opts Opti
 	readers.Add(2)
 	go func() {
 		defer readers.Done()
-		readLines(p.Stdout(), maxOut, maxLine, func(line string) { rec.answer(line) },
+		probing := len(opts.Ready.Probe) > 0 // only this goroutine reads it
+		readLines(p.Stdout(), maxOut, maxLine, func(line string) {
+			if probing {
+				probing = false
+				rec.add(EventNote, "the server answered the readiness probe: "+line)
+				readyOnce.Do(func() { close(ready) })
+				return
+			}
+			rec.answer(line)
+		},
 			func(n int64) {
 				rec.add(EventNote, fmt.Sprintf("stdout line of %d bytes and more was dropped (over the %d-byte line limit)", n, maxLine))
 			},
@@ -218,12 +230,21 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter Starter, opts Opti
 			run.StderrLines++
 			rec.addLocked(EventStderr, line)
 			rec.mu.Unlock()
-			if strings.Contains(strings.ToLower(line), "ready") {
+			if opts.Ready.stderrReady(line) {
 				readyOnce.Do(func() { close(ready) })
 			}
 		}, func(int64) {}, func() { overCap("stderr") })
 	}()
 
+	switch {
+	case opts.Ready.None:
+		readyOnce.Do(func() { close(ready) })
+	case len(opts.Ready.Probe) > 0:
+		rec.add(EventSend, string(opts.Ready.Probe))
+		if _, err := p.Stdin().Write(opts.Ready.Probe); err != nil {
+			rec.add(EventNote, "could not send the readiness probe: "+err.Error())
+		}
+	}
 	pl := &player{ctx: ctx, sc: sc, p: p, rec: rec, run: run, opts: opts, exited: exited, capped: capped}
 	playErr := pl.play(ready)
 
@@ -287,7 +308,7 @@ func (pl *player) play(ready <-chan struct{}) error {
 	case <-ready:
 		pl.run.Ready = true
 	case <-t.C:
-		pl.rec.add(EventNote, fmt.Sprintf("no ready line on stderr within %v; going on without it", readyWithin))
+		pl.rec.add(EventNote, pl.opts.Ready.describe(readyWithin)+"; going on without it")
 	case <-pl.exited:
 		pl.run.EarlyExit = true
 		pl.rec.add(EventNote, "the server ended before it was ready")

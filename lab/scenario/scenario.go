@@ -26,8 +26,18 @@
 //
 // An expected error matches on its code alone; its message is free text.
 // Answers match by id, in any order; answers with id null match by code. An
-// order line asks that the answer to the first id arrives before the answer
-// to the second. Every other file of the archive is a part that steps send.
+// expected answer with no "id" member asks for an answer with none (MCP
+// 2026-07-28 leaves it out of a parse error); it is tied to a line like an
+// answer with id null. The word "partial" before an answer lets it match
+// partially: every member it lists, at any depth, must be there with that
+// value, and other members are free (arrays must have the same length, and
+// match element by element):
+//
+//	tools.list partial    {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"get_ticket"}]}}
+//
+// An order line asks that the answer to the first id arrives before the
+// answer to the second. Every other file of the archive is a part that steps
+// send.
 package scenario
 
 import (
@@ -97,6 +107,10 @@ type Expectation struct {
 	// Text is the expected answer as written in the file.
 	Text string
 	Line int
+	// Partial lets the answer hold members the expected one does not list.
+	Partial bool
+	// NoID asks for an answer with no "id" member; ID is then null.
+	NoID bool
 }
 
 // Order asks that the answer to First arrives before the answer to Then.
@@ -279,14 +293,21 @@ func (sc *Scenario) parseExpect(f *txtarFile) error {
 			}
 		}
 		rest = strings.TrimSpace(rest)
+		partial := false
+		if after, ok := strings.CutPrefix(rest, "partial "); ok {
+			partial, rest = true, strings.TrimSpace(after)
+		}
 		if strings.HasPrefix(rest, "{") {
 			e, err := parseAnswer(rest)
 			if err != nil {
 				return fmt.Errorf("line %d: %w", n, err)
 			}
-			e.Checks, e.Line = checks, n
+			e.Checks, e.Line, e.Partial = checks, n, partial
 			sc.Expect = append(sc.Expect, e)
 			continue
+		}
+		if partial {
+			return fmt.Errorf("line %d: \"partial\" must be followed by an answer object", n)
 		}
 		f := strings.Fields(rest)
 		if len(f) != 3 || f[1] != "before" {
@@ -305,7 +326,17 @@ func (sc *Scenario) parseExpect(f *txtarFile) error {
 	return nil
 }
 
-func parseAnswer(text string) (Expectation, error) {
+func parseAnswer(written string) (Expectation, error) {
+	text, noID := written, false
+	var top map[string]json.RawMessage
+	if json.Unmarshal([]byte(text), &top) == nil && top != nil {
+		if _, ok := top["id"]; !ok {
+			noID = true
+			top["id"] = wire.Null
+			b, _ := json.Marshal(top)
+			text = string(b)
+		}
+	}
 	msg, why := wire.ParseResponse([]byte(text))
 	if msg == nil {
 		// Expected errors may leave out the message: fill it in and retry.
@@ -323,9 +354,9 @@ func parseAnswer(text string) (Expectation, error) {
 		}
 	}
 	if msg == nil {
-		return Expectation{}, fmt.Errorf("the expected answer %s is not a response: %s", text, why)
+		return Expectation{}, fmt.Errorf("the expected answer %s is not a response: %s", written, why)
 	}
-	e := Expectation{ID: msg.ID, Result: msg.Result, Text: text}
+	e := Expectation{ID: msg.ID, Result: msg.Result, Text: written, NoID: noID}
 	if msg.Error != nil {
 		e.Code = msg.Error.Code
 	}

@@ -74,7 +74,8 @@ func TestParseErrors(t *testing.T) {
 		"bad await":         "-- steps --\nawait 1\n",
 		"bad await id":      "-- steps --\nawait 1.5 within 1s\n",
 		"bad check id":      "-- steps --\nkill\n-- expect --\nNotACheck {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n",
-		"bad answer":        "-- steps --\nkill\n-- expect --\na.b {\"jsonrpc\":\"2.0\",\"result\":{}}\n",
+		"bad answer":        "-- steps --\nkill\n-- expect --\na.b {\"jsonrpc\":\"2.0\",\"id\":1}\n",
+		"partial order":     "-- steps --\nkill\n-- expect --\na.b partial 1 before 2\n",
 		"bad order":         "-- steps --\nkill\n-- expect --\na.b 1 after 2\n",
 		"part twice":        "-- steps --\nkill\n-- a --\nx\n-- a --\ny\n",
 		"empty steps":       "-- steps --\n# nothing\n",
@@ -100,5 +101,23 @@ func TestNegativeSlice(t *testing.T) {
 	}
 	if got := string(sc.Steps[0].Data); got != "abc" {
 		t.Errorf("a[:-1] = %q, want the part without its newline", got)
+	}
+}
+
+// TestPartialAndNoID reads the two kinds of expected answer lesson 2 needs:
+// one that may hold more members, and one with no id member at all.
+func TestPartialAndNoID(t *testing.T) {
+	sc, err := Parse("x", []byte("-- steps --\nkill\n-- expect --\n"+
+		"a.b partial {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[]}}\n"+
+		"a.c {\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, n := sc.Expect[0], sc.Expect[1]
+	if !p.Partial || p.NoID || string(p.ID) != "1" || string(p.Result) != `{"tools":[]}` {
+		t.Errorf("partial answer read as %+v", p)
+	}
+	if n.Partial || !n.NoID || string(n.ID) != "null" || n.Code != -32700 || n.Text != `{"jsonrpc":"2.0","error":{"code":-32700}}` {
+		t.Errorf("answer without id read as %+v", n)
 	}
 }
