@@ -91,14 +91,6 @@ func ParseChecks(data []byte) ([]Check, error) {
 	return out, nil
 }
 
-func knownDerived(id string) bool {
-	switch id {
-	case checkSplitMessage, checkManyPerChunk, checkIDsExact, checkAnswersOnce, checkSilent, checkMessagesOnly, checkStderrLogs, checkExitOnEOF:
-		return true
-	}
-	return false
-}
-
 // taggable reports whether scenarios may tag expected answers with a check.
 // The checks judged from the traffic alone may not be tagged: a wrong answer
 // would then count against a check that does not judge answers (a framing

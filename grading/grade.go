@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"sort"
 	"strings"
 	"time"
 
@@ -41,41 +40,68 @@ type Options struct {
 	OnEvent func(scenario string, ev client.Event)
 }
 
-// Lesson is what grading needs of a lesson: its scenarios and its checks.
+// Lesson is what grading needs of a lesson: its manifest, its scenarios
+// and its checks.
 type Lesson struct {
 	Number    int
+	Manifest  *lessons.Manifest
 	Scenarios []*scenario.Scenario
 	Checks    []Check
 }
 
-// LoadLesson reads a lesson's grading data, from dir when it is set, else
-// from the lessons built into the lab.
+// ReadinessFor is how the scripted client sees that a lesson's server is
+// ready, from the lesson's manifest.
+func ReadinessFor(m *lessons.Manifest) client.Readiness {
+	switch m.Ready.Kind {
+	case "none":
+		return client.Readiness{None: true}
+	case "probe":
+		return client.Readiness{Probe: []byte(m.Ready.Probe + "\n")}
+	}
+	return client.Readiness{Stderr: m.Ready.Pattern}
+}
+
+// LoadLesson reads a lesson's grading data through its manifest, from dir
+// when it is set (a lesson folder on disk; without a manifest of its own it
+// uses the built-in lesson's), else from the lessons built into the lab.
 func LoadLesson(number int, dir fs.FS) (*Lesson, error) {
 	if number == 0 {
 		number = 1
 	}
-	root := dir
-	base := "."
-	if root == nil {
-		l, err := lessons.Get(number)
+	root, base := dir, "."
+	var m *lessons.Manifest
+	if dir != nil {
+		if _, err := fs.Stat(dir, lessons.ManifestFile); err == nil {
+			if m, err = lessons.ReadManifest(dir, "."); err != nil {
+				return nil, err
+			}
+			if m.Number != number {
+				return nil, fmt.Errorf("the lesson folder is lesson %d, not lesson %d (its %s says so)", m.Number, number, lessons.ManifestFile)
+			}
+		}
+	}
+	if m == nil {
+		builtin, err := lessons.Get(number)
 		if err != nil {
 			return nil, err
 		}
-		root, base = lessons.FS(), l.Dir
+		m = builtin
+		if dir == nil {
+			root, base = lessons.FS(), builtin.Dir
+		}
 	}
-	checksData, err := fs.ReadFile(root, path.Join(base, "grading", "checks.txtar"))
+	checksData, err := fs.ReadFile(root, path.Join(base, m.Checks))
 	if err != nil {
 		return nil, fmt.Errorf("lesson %d: reading the checks: %w", number, err)
 	}
 	checks, err := ParseChecks(checksData)
 	if err != nil {
-		return nil, fmt.Errorf("lesson %d: grading/checks.txtar: %w", number, err)
+		return nil, fmt.Errorf("lesson %d: %s: %w", number, m.Checks, err)
 	}
-	files, err := fs.Glob(root, path.Join(base, "grading", "*.txtar"))
+	files, err := m.GradingScenarios(root, base)
 	if err != nil {
-		return nil, fmt.Errorf("lesson %d: %w", number, err)
+		return nil, err
 	}
-	sort.Strings(files)
 	known := map[string]bool{}
 	derived := map[string]bool{}
 	for _, c := range checks {
@@ -84,18 +110,15 @@ func LoadLesson(number int, dir fs.FS) (*Lesson, error) {
 	}
 	tagErr := func(sc *scenario.Scenario, line int, c string) error {
 		if !known[c] {
-			return fmt.Errorf("lesson %d: scenario %s, line %d: check %q is not in grading/checks.txtar", number, sc.Name, line, c)
+			return fmt.Errorf("lesson %d: scenario %s, line %d: check %q is not in %s", number, sc.Name, line, c, m.Checks)
 		}
 		if derived[c] {
 			return fmt.Errorf("lesson %d: scenario %s, line %d: check %q is judged from the traffic alone; tag the answer with the check about what it says", number, sc.Name, line, c)
 		}
 		return nil
 	}
-	l := &Lesson{Number: number, Checks: checks}
+	l := &Lesson{Number: number, Manifest: m, Checks: checks}
 	for _, f := range files {
-		if path.Base(f) == "checks.txtar" {
-			continue
-		}
 		data, err := fs.ReadFile(root, f)
 		if err != nil {
 			return nil, fmt.Errorf("lesson %d: %w", number, err)
@@ -153,11 +176,12 @@ func Grade(ctx context.Context, opts Options) (*Result, error) {
 		seed = &s
 	}
 
+	perScenario, perGrade := judges(lesson.Checks)
 	res := &Result{Lesson: lesson.Number, Gradable: true, Seed: seed}
 	t := newTally()
 	var runs []*evidence
 	for _, sc := range scenarios {
-		co := client.Options{TimeScale: opts.TimeScale, MaxOutput: opts.MaxOutput}
+		co := client.Options{Ready: ReadinessFor(lesson.Manifest), TimeScale: opts.TimeScale, MaxOutput: opts.MaxOutput}
 		if opts.OnEvent != nil {
 			name := sc.Name
 			co.OnEvent = func(ev client.Event) { opts.OnEvent(name, ev) }
@@ -183,11 +207,13 @@ func Grade(ctx context.Context, opts Options) (*Result, error) {
 			return nil, fmt.Errorf("lesson %d: %w", lesson.Number, err)
 		}
 		runs = append(runs, ev)
-		for _, j := range scenarioJudges {
+		for _, j := range perScenario {
 			j(ev, t)
 		}
 	}
-	judgeStderr(runs, t)
+	for _, j := range perGrade {
+		j(runs, t)
+	}
 
 	for _, c := range lesson.Checks {
 		res.Checks = append(res.Checks, verdict(c, t))
@@ -199,11 +225,6 @@ func Grade(ctx context.Context, opts Options) (*Result, error) {
 	res.Outcome = classify(runs, res)
 	res.DurationMS = time.Since(started).Milliseconds()
 	return res, nil
-}
-
-// scenarioJudges weigh each scenario's evidence, one family of checks each.
-var scenarioJudges = []func(*evidence, *tally){
-	judgeMessagesOnly, judgeFraming, judgeExpected, judgeOrders, judgeIDs, judgeOnce, judgeExit,
 }
 
 func judgeStderr(runs []*evidence, t *tally) {

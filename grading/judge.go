@@ -398,39 +398,90 @@ func runContext(run *client.Run) string {
 }
 
 // matches reports whether an answer is the expected one: a well-formed
-// response with the expected id (its JSON type is for ids.exact to judge)
-// and the same result, or an error with the same code.
+// response with the expected id (its JSON type is for ids.exact to judge),
+// or with no id member when that is what is expected, and the same result,
+// or an error with the same code. A partial expectation lets the result
+// hold more members than it lists.
 func matches(e scenario.Expectation, a *answer) bool {
 	m := a.Msg
-	if m == nil {
+	if m == nil || e.NoID == a.hasID {
 		return false
 	}
 	if bytes.Equal(e.ID, wire.Null) != bytes.Equal(m.ID, wire.Null) || wire.LooseIDKey(e.ID) != wire.LooseIDKey(m.ID) {
 		return false
 	}
-	if e.Result != nil {
+	switch {
+	case e.Result != nil && e.Partial:
+		return m.Result != nil && jsonContains(e.Result, m.Result)
+	case e.Result != nil:
 		return m.Result != nil && jsonEqual(e.Result, m.Result)
 	}
 	return m.Error != nil && m.Error.Code == e.Code
 }
 
-func jsonEqual(a, b json.RawMessage) bool {
-	decode := func(raw json.RawMessage) (any, bool) {
-		d := json.NewDecoder(bytes.NewReader(raw))
-		d.UseNumber()
-		var v any
-		return v, d.Decode(&v) == nil
+// jsonContains reports whether got holds every member want lists, at any
+// depth, with the same values; arrays must have the same length and match
+// element by element.
+func jsonContains(want, got json.RawMessage) bool {
+	w, ok1 := decodeJSON(want)
+	g, ok2 := decodeJSON(got)
+	return ok1 && ok2 && contains(w, g)
+}
+
+func contains(want, got any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, wv := range w {
+			gv, ok := g[k]
+			if !ok || !contains(wv, gv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !contains(w[i], g[i]) {
+				return false
+			}
+		}
+		return true
 	}
-	va, ok1 := decode(a)
-	vb, ok2 := decode(b)
+	return reflect.DeepEqual(want, got)
+}
+
+func decodeJSON(raw json.RawMessage) (any, bool) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	return v, d.Decode(&v) == nil
+}
+
+func jsonEqual(a, b json.RawMessage) bool {
+	va, ok1 := decodeJSON(a)
+	vb, ok2 := decodeJSON(b)
 	return ok1 && ok2 && reflect.DeepEqual(va, vb)
 }
 
 func describeExpected(e scenario.Expectation) string {
-	if e.Result != nil {
-		return fmt.Sprintf("the result %s with id %s", e.Result, e.ID)
+	id := "with id " + string(e.ID)
+	if e.NoID {
+		id = "with no id member"
 	}
-	return fmt.Sprintf("%d (%s) with id %s", e.Code, wire.CodeName(e.Code), e.ID)
+	switch {
+	case e.Result != nil && e.Partial:
+		return fmt.Sprintf("a result holding %s, %s", e.Result, id)
+	case e.Result != nil:
+		return fmt.Sprintf("the result %s %s", e.Result, id)
+	}
+	return fmt.Sprintf("%d (%s) %s", e.Code, wire.CodeName(e.Code), id)
 }
 
 func idType(id json.RawMessage) string {

@@ -195,6 +195,14 @@ func readAnswers(out []client.Answer) []*answer {
 				x.shaped = !hasMethod && (hasID || hasResult || hasError)
 				if hasID {
 					x.hasID, x.id = true, compactJSON(raw)
+				} else if x.shaped {
+					// A response with no id member: read the rest, so a lesson
+					// that asks for one (MCP 2026-07-28's parse error) can
+					// judge it; one that asks for id null rejects it.
+					obj["id"] = wire.Null
+					if b, err := json.Marshal(obj); err == nil {
+						x.Msg, _ = wire.ParseResponse(b)
+					}
 				}
 			}
 		}

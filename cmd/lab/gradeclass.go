@@ -17,6 +17,7 @@ import (
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/grading/sandbox"
 	"github.com/mcplab/mcplab/internal/textesc"
+	"github.com/mcplab/mcplab/lessons"
 )
 
 // sandboxExecArg is the hidden first argument of grade-class that makes the
@@ -143,12 +144,16 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	defer sb.Close()
 
+	manifest, err := lessons.Get(*lesson)
+	if err != nil {
+		return exitCannot, usageError{err.Error()}
+	}
 	opts := class.Options{
 		Lesson:       *lesson,
 		Sandbox:      sb,
 		Jobs:         *jobs,
 		TimeScale:    *scale,
-		Reference:    []string{exe, "serve", "reader"},
+		Reference:    []string{exe, "serve", manifest.Server},
 		Sweep:        *sweep,
 		Seed:         *seed,
 		BuildTimeout: *buildTimeout,

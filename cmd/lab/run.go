@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
+	"strings"
 
+	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/model"
 	"github.com/mcplab/mcplab/lab/scenario"
@@ -13,7 +16,7 @@ import (
 
 func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlags("run", "run [flags] [-- COMMAND [ARGS...]]", e.stderr)
-	scenarioFile := fs.String("scenario", "", "play this scenario file instead of lesson 1's")
+	scenarioFile := fs.String("scenario", "", "play this scenario file instead of the lesson's")
 	times := fs.Bool("times", false, "add a column with each event's time since the start")
 	noModel := fs.Bool("no-model", false, "skip the model step")
 	lessonNum := fs.Int("lesson", 1, "the lesson whose scenario to play")
@@ -29,20 +32,24 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if *scenarioFile != "" {
 		sc, err = scenario.ParseFile(*scenarioFile)
 	} else {
+		if lesson.Run == "" {
+			return exitCannot, usagef("lesson %d has no scenario for lab run; name one with -scenario", lesson.Number)
+		}
 		var data []byte
-		data, err = lesson.Read("scenario.txtar")
+		data, err = lesson.Read(lesson.Run)
 		if err == nil {
-			sc, err = scenario.Parse("scenario", data)
+			sc, err = scenario.Parse(strings.TrimSuffix(path.Base(lesson.Run), ".txtar"), data)
 		}
 	}
 	if err != nil {
 		return exitCannot, err
 	}
-	starter, err := serverStarter(command)
+	starter, err := serverStarter(command, lesson.Server)
 	if err != nil {
 		return exitCannot, err
 	}
 	run, err := client.Play(ctx, sc, starter, client.Options{
+		Ready:   grading.ReadinessFor(lesson),
 		OnEvent: func(ev client.Event) { fmt.Fprintln(e.stdout, ev.Line(*times)) },
 	})
 	if err != nil {
@@ -51,7 +58,7 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if run.StartErr != nil {
 		return exitCannot, fmt.Errorf("the server did not start: %w", run.StartErr)
 	}
-	if !*noModel {
+	if !*noModel && lesson.Model != "" {
 		if err := modelStep(ctx, e, lesson); err != nil {
 			return exitInternal, err
 		}
@@ -59,8 +66,8 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	return exitOK, nil
 }
 
-// serverStarter starts COMMAND, or with none the lab's own reference server.
-func serverStarter(command []string) (client.Starter, error) {
+// serverStarter starts COMMAND, or with none the lesson's reference server.
+func serverStarter(command []string, reference string) (client.Starter, error) {
 	if len(command) > 0 {
 		return client.Command{Path: command[0], Args: command[1:]}, nil
 	}
@@ -68,14 +75,19 @@ func serverStarter(command []string) (client.Starter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the lab binary to start its reference server: %w", err)
 	}
-	return client.Command{Path: self, Args: []string{"serve", "reader"}}, nil
+	return client.Command{Path: self, Args: []string{"serve", reference}}, nil
 }
 
 // modelStep asks the lesson's question and prints the answer, or the
 // recorded sample when no model answers, for whatever reason: a malformed
 // AI_URL or AI_TIMEOUT included, whose usage error the printed reason shows.
-func modelStep(ctx context.Context, e *env, lesson lessons.Lesson) error {
-	p, err := model.LoadPrompt(lesson.Read)
+func modelStep(ctx context.Context, e *env, lesson *lessons.Manifest) error {
+	// The prompt's files are model/NAME; the manifest says which folder
+	// "model" is.
+	read := func(name string) ([]byte, error) {
+		return lesson.Read(path.Join(lesson.Model, strings.TrimPrefix(name, "model/")))
+	}
+	p, err := model.LoadPrompt(read)
 	if err != nil {
 		return err
 	}

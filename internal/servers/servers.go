@@ -1,0 +1,108 @@
+// Package servers is the list of the lab's reference servers, by name: the
+// one place a lesson's server is plugged in, so that `lab serve NAME`,
+// `lab run` and the class grader's calibration start any of them with no
+// code of their own. A lesson's manifest names its server; adding a lesson
+// with a new server adds one entry to All.
+package servers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/mcplab/mcplab/lab/helpdesk"
+	"github.com/mcplab/mcplab/lab/server"
+)
+
+// Stdio is a server's three streams.
+type Stdio struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+// Options tune a server run.
+type Options struct {
+	// MaxLine is the longest message line accepted, in bytes.
+	MaxLine int
+	// Verbose logs every message read, not only the bad ones.
+	Verbose bool
+	// Lesson is the folder of the lesson whose manifest names the server,
+	// for servers that serve lesson data; nil when no lesson names it.
+	Lesson fs.FS
+}
+
+// Server is one reference server.
+type Server struct {
+	Name string
+	// Summary says in a few words what it is.
+	Summary string
+	// Serve runs the server on stdio until stdin closes (nil) or ctx ends.
+	Serve func(ctx context.Context, stdio Stdio, opts Options) error
+}
+
+// All returns every reference server, by name.
+func All() []Server {
+	all := []Server{
+		{Name: "reader", Summary: "plain JSON-RPC 2.0 over stdio with ping and wait", Serve: serveReader},
+		{Name: "helpdesk", Summary: "a stateless MCP 2026-07-28 server with a ticket tool", Serve: serveHelpdesk},
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	return all
+}
+
+// Lookup finds a server by name, or says which servers there are.
+func Lookup(name string) (Server, error) {
+	var names []string
+	for _, s := range All() {
+		if s.Name == name {
+			return s, nil
+		}
+		names = append(names, s.Name)
+	}
+	return Server{}, fmt.Errorf("no server named %q; the servers are: %s", name, strings.Join(names, ", "))
+}
+
+// limitMemory makes the collector work harder as the heap nears a soft
+// limit, so a flood of over-long lines keeps a server small: about one line
+// buffer plus what the requests in flight hold.
+func limitMemory(maxLine int) {
+	if maxLine > 0 {
+		debug.SetMemoryLimit(int64(maxLine)*2 + 16<<20)
+	}
+}
+
+func serveReader(ctx context.Context, stdio Stdio, opts Options) error {
+	limitMemory(opts.MaxLine)
+	srv := &server.Server{Handler: server.Reader{}, Log: stdio.Err, MaxLine: opts.MaxLine}
+	return ignoreCancel(srv.Serve(ctx, stdio.In, stdio.Out))
+}
+
+func serveHelpdesk(ctx context.Context, stdio Stdio, opts Options) error {
+	if opts.Lesson == nil {
+		return errors.New("the helpdesk serves a lesson's tickets, and no lesson names it")
+	}
+	dir, err := fs.Sub(opts.Lesson, "data")
+	if err != nil {
+		return fmt.Errorf("finding the helpdesk's data: %w", err)
+	}
+	data, err := helpdesk.LoadData(dir)
+	if err != nil {
+		return err
+	}
+	srv := helpdesk.New(data)
+	srv.Log, srv.LogRequests, srv.MaxLine = stdio.Err, opts.Verbose, opts.MaxLine
+	limitMemory(opts.MaxLine)
+	return ignoreCancel(srv.ServeStdio(ctx, stdio.In, stdio.Out))
+}
+
+func ignoreCancel(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,62 @@
+package servers
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/mcplab/mcplab/lessons"
+)
+
+// TestEveryServerAnswers runs each reference server on a request its
+// lesson's readiness uses (or a ping) and checks it answers and exits when
+// stdin closes.
+func TestEveryServerAnswers(t *testing.T) {
+	all, err := lessons.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]*lessons.Manifest{}
+	for _, m := range all {
+		named[m.Server] = m
+	}
+	for _, s := range All() {
+		t.Run(s.Name, func(t *testing.T) {
+			opts := Options{MaxLine: 1 << 20}
+			request := `{"jsonrpc":"2.0","id":"x","method":"ping"}`
+			if m := named[s.Name]; m != nil {
+				sub, err := fs.Sub(lessons.FS(), m.Dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts.Lesson = sub
+				if m.Ready.Kind == "probe" {
+					request = m.Ready.Probe
+				}
+			}
+			var out, errs bytes.Buffer
+			err := s.Serve(context.Background(), Stdio{In: strings.NewReader(request + "\n"), Out: &out, Err: &errs}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(out.String(), `{"jsonrpc":"2.0","id":"x"`) && !strings.Contains(out.String(), `"id":"lab-ready"`) {
+				t.Errorf("stdout %q, want an answer to %s", out.String(), request)
+			}
+		})
+	}
+}
+
+// TestLookup finds a server by name and names the others when it cannot.
+func TestLookup(t *testing.T) {
+	if s, err := Lookup("reader"); err != nil || s.Name != "reader" {
+		t.Errorf("Lookup(reader) = %v, %v", s.Name, err)
+	}
+	if _, err := Lookup("nope"); err == nil || !strings.Contains(err.Error(), "helpdesk, reader") {
+		t.Errorf("Lookup(nope) = %v, want an error naming the servers", err)
+	}
+	if err := All()[0].Serve(context.Background(), Stdio{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{}}, Options{}); err == nil {
+		t.Error("the helpdesk served with no lesson to serve")
+	}
+}

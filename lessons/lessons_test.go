@@ -1,0 +1,90 @@
+package lessons
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestBuiltInLessons reads every built-in manifest: lesson 1 keeps its
+// data where the commands look for it, and each lesson names a server.
+func TestBuiltInLessons(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) < 2 || all[0].Number != 1 || all[1].Number != 2 {
+		t.Fatalf("lessons: %+v", all)
+	}
+	one := all[0]
+	if one.Server != "reader" || one.Ready != (Readiness{Kind: "stderr", Pattern: "ready"}) || one.Run != "scenario.txtar" || one.Model != "model" {
+		t.Errorf("lesson 1: %+v", one)
+	}
+	files, err := one.GradingScenarios(FS(), one.Dir)
+	if err != nil || len(files) != 4 || strings.HasSuffix(files[0], "checks.txtar") {
+		t.Errorf("lesson 1's grading scenarios: %q, %v", files, err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "/checks.txtar") {
+			t.Errorf("the catalogue %s is listed as a scenario", f)
+		}
+	}
+	if _, err := one.Read(one.Run); err != nil {
+		t.Error(err)
+	}
+	if two := all[1]; two.Server != "helpdesk" || two.Ready.Kind != "probe" || !strings.Contains(two.Ready.Probe, `"server/discover"`) {
+		t.Errorf("lesson 2: %+v", two)
+	}
+	if _, err := Get(99); err == nil || !strings.Contains(err.Error(), "1 (Reading messages)") {
+		t.Errorf("Get(99) = %v, want an error listing the lessons", err)
+	}
+}
+
+// TestParseManifest checks the defaults and that a bad manifest is refused
+// with the line that is wrong.
+func TestParseManifest(t *testing.T) {
+	m, err := ParseManifest([]byte("# a comment\nnumber: 7\ntitle: T\nserver: s\nready: none\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Manifest{Number: 7, Title: "T", Server: "s", Ready: Readiness{Kind: "none"}, Checks: "grading/checks.txtar", Grading: "grading/*.txtar"}
+	if *m != want {
+		t.Errorf("got %+v, want %+v", *m, want)
+	}
+	for text, why := range map[string]string{
+		"title: T\nserver: s\n":                            `no "number"`,
+		"number: 0\ntitle: T\nserver: s\n":                 "from 1 to 99",
+		"number: 1\nnumber: 2\ntitle: T\nserver: s\n":      "line 2: number is given twice",
+		"number: 1\ntitle: T\nserver: s\ncolour: red\n":    `line 4: unknown key "colour"`,
+		"number: 1\ntitle: T\nserver: s\nready: soon\n":    `want "stderr TEXT"`,
+		"number: 1\ntitle: T\nserver: s\nready: probe x\n": `want "stderr TEXT"`,
+		"number: 1\ntitle: T\nserver: s\nrun: ../x\n":      "not a path inside",
+		"number: 1\ntitle T\n":                             "line 2: want",
+	} {
+		if _, err := ParseManifest([]byte(text)); err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("%q: error %v, want one saying %q", text, err, why)
+		}
+	}
+}
+
+// TestReadManifest reads a lesson folder that is not built in, as
+// lab grade --lesson-dir does.
+func TestReadManifest(t *testing.T) {
+	fsys := fstest.MapFS{
+		"lesson.txt":             {Data: []byte("number: 3\ntitle: T\nserver: s\nready: probe {\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"ping\"}\ngrading: cases/*.txtar\nchecks: cases/all-checks.txtar\n")},
+		"cases/a.txtar":          {},
+		"cases/b.txtar":          {},
+		"cases/all-checks.txtar": {},
+	}
+	m, err := ReadManifest(fsys, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := m.GradingScenarios(fsys, ".")
+	if err != nil || strings.Join(files, " ") != "cases/a.txtar cases/b.txtar" {
+		t.Errorf("scenarios %q, %v", files, err)
+	}
+	if _, err := ReadManifest(fstest.MapFS{}, "."); err == nil {
+		t.Error("a folder without a manifest was read")
+	}
+}
