@@ -22,6 +22,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -54,9 +55,11 @@ var serverInfo = map[string]string{"name": "helpdesk-starter", "version": "0.1.0
 // instructions is the sentence server/discover gives a model.
 const instructions = "Support desk for gym and studio booking software: look up a support ticket by its number."
 
-// ticketsFile holds the tickets, a copy of the lesson's data. It is read
-// from the folder the server runs in.
-const ticketsFile = "tickets.json"
+// ticketsJSON holds the tickets, a copy of the lesson's data, built into
+// the program so that it finds them whatever folder it is started from.
+//
+//go:embed tickets.json
+var ticketsJSON []byte
 
 // message is one incoming line, decoded. ID is nil when the line has no id
 // member at all, and the four bytes null when it has "id": null.
@@ -103,7 +106,7 @@ type server struct {
 }
 
 func main() {
-	tickets, err := loadTickets(ticketsFile)
+	tickets, err := loadTickets(ticketsJSON)
 	if err != nil {
 		// Not fatal: everything but the ticket lookups still works.
 		logf("no tickets: %v", err)
@@ -273,15 +276,11 @@ func (s *server) send(r response) {
 	}
 }
 
-// loadTickets reads the tickets from a JSON file, by id.
-func loadTickets(path string) (map[string]ticket, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
+// loadTickets decodes the tickets, by id.
+func loadTickets(b []byte) (map[string]ticket, error) {
 	var list []ticket
 	if err := json.Unmarshal(b, &list); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("tickets.json: %w", err)
 	}
 	tickets := make(map[string]ticket, len(list))
 	for _, t := range list {
