@@ -201,10 +201,10 @@ func TestServerThatNeverReads(t *testing.T) {
 	})
 }
 
-// TestOutputCap shows that a flood of output is cut off at the cap and the
-// server stopped.
-func TestOutputCap(t *testing.T) {
-	flood := client.InProcess(func(ctx context.Context, in io.Reader, out, errw io.Writer) int {
+// flood is a server that never reads its stdin and writes 1 KB lines to
+// stdout until it is stopped.
+func flood() client.InProcess {
+	return func(ctx context.Context, in io.Reader, out, errw io.Writer) int {
 		io.WriteString(errw, "ready\n")
 		line := []byte(strings.Repeat("x", 1000) + "\n")
 		for ctx.Err() == nil {
@@ -213,8 +213,13 @@ func TestOutputCap(t *testing.T) {
 			}
 		}
 		return 0
-	})
-	run, err := client.Play(context.Background(), lessonScenario(t), flood, client.Options{MaxOutput: 1 << 20})
+	}
+}
+
+// TestOutputCap shows that a flood of output is cut off at the cap and the
+// server stopped.
+func TestOutputCap(t *testing.T) {
+	run, err := client.Play(context.Background(), lessonScenario(t), flood(), client.Options{MaxOutput: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,17 +238,7 @@ func TestOutputCap(t *testing.T) {
 // goroutine sets.
 func TestOutputCapWhileNotReading(t *testing.T) {
 	for range 20 {
-		flood := client.InProcess(func(ctx context.Context, in io.Reader, out, errw io.Writer) int {
-			io.WriteString(errw, "ready\n")
-			line := []byte(strings.Repeat("x", 1000) + "\n")
-			for ctx.Err() == nil {
-				if _, err := out.Write(line); err != nil {
-					return 1
-				}
-			}
-			return 0
-		})
-		run, err := client.Play(context.Background(), lessonScenario(t), flood, client.Options{MaxOutput: 64 << 10})
+		run, err := client.Play(context.Background(), lessonScenario(t), flood(), client.Options{MaxOutput: 64 << 10})
 		if err != nil {
 			t.Fatal(err)
 		}
