@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/internal/textesc"
 )
 
 // This file holds every neutraliser the formats share. Student-derived text
@@ -16,75 +17,13 @@ import (
 // GitHub workflow commands.
 
 // clean returns s with everything a terminal, a log parser or an XML reader
-// could act on shown as a visible escape instead:
-//
-//   - a byte that is not valid UTF-8 becomes \xNN (so "\xff" reads as \xff);
-//   - a C0 control other than newline and tab, and DEL, becomes \xNN (ESC is
-//     shown as \x1b), except carriage return, shown as \r;
-//   - a C1 control (U+0080 to U+009F) becomes \u0080 … \u009f;
-//   - an invisible character that reorders or hides text (bidi overrides and
-//     isolates, zero-width space, byte order mark, line and paragraph
-//     separators) and the XML non-characters U+FFFE and U+FFFF become \uNNNN.
-//
-// Newline and tab are kept. Backslashes are not doubled, so the escapes are
-// for reading, not for decoding back.
-func clean(s string) string {
-	if plain(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r >= 0x80 && r <= 0x9f, hidden(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
-
-// plain reports whether s is printable ASCII, newlines and tabs only, the
-// common case that needs no copy.
-func plain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f {
-			return false
-		}
-	}
-	return true
-}
+// could act on shown as a visible escape (see textesc.Visible). Newline and
+// tab are kept.
+func clean(s string) string { return textesc.Visible(s) }
 
 // hidden reports whether r is an invisible character that can reorder, hide
-// or split the text around it, or is not allowed in XML 1.0. The zero-width
-// joiner is left alone: emoji sequences need it and it moves nothing.
-func hidden(r rune) bool {
-	switch {
-	case r == 0x061c, // Arabic letter mark
-		r == 0x200b, r == 0x200c, r == 0x200e, r == 0x200f, // zero-width space and non-joiner, LRM, RLM
-		r >= 0x202a && r <= 0x202e, // bidi embeddings and overrides
-		r == 0x2028, r == 0x2029,   // line and paragraph separators
-		r >= 0x2060 && r <= 0x2064, // word joiner and invisible operators
-		r >= 0x2066 && r <= 0x206f, // bidi isolates and deprecated formats
-		r == 0xfeff,                // byte order mark
-		r >= 0xfff9 && r <= 0xfffb, // interlinear annotation
-		r == 0xfffe, r == 0xffff:   // not characters; illegal in XML 1.0
-		return true
-	}
-	return false
-}
+// or split the text around it, or is not allowed in XML 1.0.
+func hidden(r rune) bool { return textesc.Hidden(r) }
 
 // sanitized returns a deep copy of r in which every string has passed
 // through clean. Every format renders this copy, so no format can forget a

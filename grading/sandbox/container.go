@@ -18,6 +18,7 @@ import (
 	"github.com/moby/moby/client"
 	"github.com/testcontainers/testcontainers-go"
 
+	"github.com/mcplab/mcplab/internal/proc"
 	labclient "github.com/mcplab/mcplab/lab/client"
 )
 
@@ -257,13 +258,7 @@ func (cs *containerStarter) Start(ctx context.Context) (labclient.Process, error
 		close(p.copied)
 	}()
 	go p.watch()
-	go func() {
-		select {
-		case <-ctx.Done():
-			p.Kill()
-		case <-p.done:
-		}
-	}()
+	proc.KillOnCancel(ctx, p.done, p.Kill)
 	return p, nil
 }
 
@@ -310,25 +305,16 @@ func (p *containerProcess) watch() {
 		p.exit = labclient.Exit{Code: -1, Err: fmt.Errorf("waiting for the container: %w", err)}
 	}
 	close(p.done)
-	t := time.NewTimer(5 * time.Second)
-	select {
-	case <-p.copied:
-	case <-t.C:
-	}
-	t.Stop()
+	// The last of the output, unless the engine keeps the stream open.
+	proc.Drain(p.copied, 5*time.Second, p.closeConn)
 	p.c.remove(p.id)
 	p.closeConn()
 }
 
 // containerExit turns a container's end into an Exit.
 func containerExit(code int, oomKilled bool, memory int64) labclient.Exit {
-	var e labclient.Exit
-	switch {
-	case code > 128 && code < 128+65:
-		e = labclient.Exit{Code: -1, Signal: syscall.Signal(code - 128).String()}
-	default:
-		e = labclient.Exit{Code: code}
-	}
+	s := proc.StatusOfCode(code)
+	e := labclient.Exit{Code: s.Code, Signal: s.Signal}
 	if oomKilled {
 		e.Reason = fmt.Sprintf("killed for using more than %s of memory (the container's limit)", units.BytesSize(float64(memory)))
 	}

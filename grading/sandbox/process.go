@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcplab/mcplab/internal/proc"
 	"github.com/mcplab/mcplab/lab/client"
 )
 
@@ -339,13 +340,7 @@ func (ps *processStarter) start(ctx context.Context, args []string, useNS bool) 
 		inW.Close()
 		close(p.done)
 	}()
-	go func() {
-		select {
-		case <-ctx.Done():
-			p.Kill()
-		case <-p.done:
-		}
-	}()
+	proc.KillOnCancel(ctx, p.done, p.Kill)
 	return p, nil
 }
 
@@ -370,16 +365,8 @@ func launcherExit(status *bufio.Reader, st *os.ProcessState, waitErr error) clie
 	if exit != nil {
 		return *exit
 	}
-	if st == nil {
-		if waitErr == nil {
-			waitErr = errors.New("no process state")
-		}
-		return client.Exit{Code: -1, Err: waitErr}
-	}
-	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return client.Exit{Code: -1, Signal: ws.Signal().String()}
-	}
-	return client.Exit{Code: st.ExitCode()}
+	s := proc.StatusOf(st, waitErr)
+	return client.Exit{Code: s.Code, Signal: s.Signal, Err: s.Err}
 }
 
 // The process sandbox tells the client how much of stdin the program has

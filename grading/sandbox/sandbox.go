@@ -29,6 +29,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcplab/mcplab/internal/proc"
 	"github.com/mcplab/mcplab/lab/client"
 )
 
@@ -230,17 +231,15 @@ func RunToEnd(ctx context.Context, s client.Starter, limit time.Duration, maxOut
 	}
 	// Output held open by something the program left behind must not keep
 	// the grader waiting: the program's own end is what counts.
-	drained := make(chan struct{})
-	go func() { readers.Wait(); close(drained) }()
-	select {
-	case <-drained:
-	case <-time.After(2 * time.Second):
+	proc.Drain(proc.Done(readers.Wait), 2*time.Second, func() {
 		p.Kill()
-	}
+		if oc, ok := p.(interface{ CloseOutput() }); ok {
+			oc.CloseOutput()
+		}
+	})
 	if oc, ok := p.(interface{ CloseOutput() }); ok {
 		oc.CloseOutput()
 	}
-	<-drained
 	res.Output = out.String()
 	return res
 }

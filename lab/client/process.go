@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"sync"
 	"syscall"
+
+	"github.com/mcplab/mcplab/internal/proc"
 )
 
 // Process is a running server under test: its three streams, and its end.
@@ -114,13 +116,7 @@ func (c Command) Start(ctx context.Context) (Process, error) {
 		p.exit = exitOf(cmd.ProcessState, err)
 		close(p.done)
 	}()
-	go func() {
-		select {
-		case <-ctx.Done():
-			p.Kill()
-		case <-p.done:
-		}
-	}()
+	proc.KillOnCancel(ctx, p.done, p.Kill)
 	return p, nil
 }
 
@@ -165,16 +161,8 @@ func (p *localProcess) CloseOutput() {
 }
 
 func exitOf(st *os.ProcessState, err error) Exit {
-	if st == nil {
-		if err == nil {
-			err = errors.New("no process state")
-		}
-		return Exit{Code: -1, Err: err}
-	}
-	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return Exit{Code: -1, Signal: ws.Signal().String()}
-	}
-	return Exit{Code: st.ExitCode()}
+	s := proc.StatusOf(st, err)
+	return Exit{Code: s.Code, Signal: s.Signal, Err: s.Err}
 }
 
 // outputCloser is a Process that can release its output streams early.

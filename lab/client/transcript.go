@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/mcplab/mcplab/internal/textesc"
 )
 
 // Line renders the event as one transcript line, as `lab run` prints it:
@@ -44,37 +44,9 @@ func ShowChunk(chunk string) string {
 	return strings.Join(parts, " | ")
 }
 
-// Printable escapes what a terminal would act on: control characters (other
-// than tab) as \xNN or \u00NN, and bytes that are not UTF-8 as \xNN.
-func Printable(s string) string {
-	if isPlain(s) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\t':
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
-
-func isPlain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 && c != '\t' || c >= 0x7f {
-			return false
-		}
-	}
-	return true
-}
+// Printable escapes what a terminal would act on, for one line of a
+// transcript: control characters (other than tab, but newline and carriage
+// return included) as \xNN or \u00NN, bytes that are not UTF-8 as \xNN,
+// and invisible characters that reorder or hide text as \uNNNN (see
+// textesc.Line).
+func Printable(s string) string { return textesc.Line(s) }
