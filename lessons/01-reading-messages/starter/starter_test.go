@@ -353,7 +353,9 @@ func TestStarters(t *testing.T) {
 		return
 	}
 	for _, tb := range tables {
-		tb.check(t)
+		for _, p := range tb.problems() {
+			t.Error(p)
+		}
 	}
 }
 
@@ -465,31 +467,31 @@ func (d docTable) write() error {
 	return os.WriteFile(d.path, []byte(text), 0o644)
 }
 
-// check compares the table in the file, cell by cell, with the grader's.
-func (d docTable) check(t *testing.T) {
-	t.Helper()
+// problems compares the table in the file, cell by cell, with the grader's,
+// and says where they differ.
+func (d docTable) problems() []string {
 	text, start, end, err := d.find()
 	if err != nil {
-		t.Error(err)
-		return
+		return []string{err.Error()}
 	}
 	stated := parseTable(text[start:end])
 	fix := "If the grader is right, rewrite the tables with `go test ./lessons/01-reading-messages/starter -update` and check the words around them."
 	if len(stated) != len(d.rows) {
-		t.Errorf("%s, table %q: it has %d rows, the grader's results %d. %s The grader's table:\n%s", d.path, d.name, len(stated), len(d.rows), fix, render(d.rows))
-		return
+		return []string{fmt.Sprintf("%s, table %q: it has %d rows, the grader's results %d. %s The grader's table:\n%s", d.path, d.name, len(stated), len(d.rows), fix, render(d.rows))}
 	}
+	var out []string
 	for i, row := range d.rows {
 		if len(stated[i]) != len(row) {
-			t.Errorf("%s, table %q, row %d: it has %d columns, want %d. %s", d.path, d.name, i+1, len(stated[i]), len(row), fix)
+			out = append(out, fmt.Sprintf("%s, table %q, row %d: it has %d columns, want %d. %s", d.path, d.name, i+1, len(stated[i]), len(row), fix))
 			continue
 		}
 		for j := range row {
 			if stated[i][j] != row[j] {
-				t.Errorf("%s, table %q, row %q, column %q: the file says %q, the grader gives %q. %s", d.path, d.name, row[0], d.rows[0][j], stated[i][j], row[j], fix)
+				out = append(out, fmt.Sprintf("%s, table %q, row %q, column %q: the file says %q, the grader gives %q. %s", d.path, d.name, row[0], d.rows[0][j], stated[i][j], row[j], fix))
 			}
 		}
 	}
+	return out
 }
 
 // parseTable reads the rows of a Markdown table, skipping the line under
@@ -527,4 +529,37 @@ func render(rows [][]string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestDocTable checks the table plumbing on a small file: a table written
+// by write reads back as its rows, and a changed cell is reported by row and
+// column.
+func TestDocTable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "README.md")
+	doc := "# Title\n\nBefore.\n\n<!-- scores: shipped -->\nold\n<!-- end of scores -->\n\nAfter.\n"
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := docTable{path: path, name: "shipped", rows: [][]string{{"Check", "As shipped"}, {"`a.b`", "passes, 1 of 1 point"}, {"**Score**", "**1 of 1**"}}}
+	if p := d.problems(); len(p) != 1 || !strings.Contains(p[0], "it has 0 rows, the grader's results 3") {
+		t.Errorf("before writing: problems %q", p)
+	}
+	if err := d.write(); err != nil {
+		t.Fatal(err)
+	}
+	if p := d.problems(); len(p) != 0 {
+		t.Errorf("after writing: problems %q", p)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.HasPrefix(string(data), "# Title\n\nBefore.\n\n<!-- scores: shipped -->\n| Check |") || !strings.HasSuffix(string(data), "<!-- end of scores -->\n\nAfter.\n") {
+		t.Errorf("write touched more than the table:\n%s", data)
+	}
+	d.rows[1][1] = "fails, 0 of 1 point"
+	p := d.problems()
+	if len(p) != 1 || !strings.Contains(p[0], "row \"`a.b`\", column \"As shipped\": the file says \"passes, 1 of 1 point\", the grader gives \"fails, 0 of 1 point\"") {
+		t.Errorf("after a change: problems %q", p)
+	}
+	if p := (docTable{path: path, name: "stages"}).problems(); len(p) != 1 || !strings.Contains(p[0], `has no line "<!-- scores: stages -->"`) {
+		t.Errorf("a missing table: problems %q", p)
+	}
 }
