@@ -140,7 +140,7 @@ func ReadRequestMeta(params json.RawMessage) (RequestMeta, *wire.Error) {
 			"Invalid params: the request has no params; every request needs params._meta with %s", need)
 	}
 	if p[0] != '{' {
-		return RequestMeta{}, wire.Errorf(wire.CodeInvalidParams, "Invalid params: params must be an object holding _meta, not an array")
+		return RequestMeta{}, wire.Errorf(wire.CodeInvalidParams, "Invalid params: params must be an object holding _meta")
 	}
 	var obj struct {
 		Meta json.RawMessage `json:"_meta"`
