@@ -58,9 +58,13 @@ func docFiles(t *testing.T, root string) []string {
 	return files
 }
 
+// slowEnv, set to 1, makes TestDocs run the commands marked slow too.
+const slowEnv = "MCPLAB_DOCTEST_SLOW"
+
 // TestDocs runs every command that README.md, the lessons' READMEs and the
 // starters' READMEs show, in a copy of the repository, with `lab` built
-// once and first on PATH. A document whose command fails, or whose output
+// once and first on PATH (commands marked slow only with
+// MCPLAB_DOCTEST_SLOW=1). A document whose command fails, or whose output
 // block differs from what its command prints, fails the test at its line.
 func TestDocs(t *testing.T) {
 	if testing.Short() {
@@ -138,6 +142,10 @@ func runBlock(t *testing.T, repo, docPath string, b Block, env []string) {
 		t.Logf("%s:%d: block not run: %s", docPath, b.Line, b.Skip)
 		return
 	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Errorf("%s:%d: cd %s: %v", docPath, b.Line, b.Dir, err)
+		return
+	}
 	for _, c := range b.Setup {
 		if !runOne(t, dir, docPath, c, env, nil) {
 			return
@@ -146,6 +154,10 @@ func runBlock(t *testing.T, repo, docPath string, b Block, env []string) {
 	for _, c := range b.Commands {
 		if c.Skip != "" {
 			t.Logf("%s:%d: not run: %s (%s)", docPath, c.Line, c.Text, c.Skip)
+			continue
+		}
+		if c.Slow != "" && os.Getenv(slowEnv) != "1" {
+			t.Logf("%s:%d: not run without %s=1: %s (%s)", docPath, c.Line, slowEnv, c.Text, c.Slow)
 			continue
 		}
 		runOne(t, dir, docPath, c, env, nil)
@@ -165,7 +177,11 @@ func runBlock(t *testing.T, repo, docPath string, b Block, env []string) {
 // on failure.
 func runOne(t *testing.T, dir, docPath string, c Command, env []string, stdout io.Writer) bool {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	limit := 10 * time.Minute
+	if d, ok := t.Deadline(); ok {
+		limit = min(limit, time.Until(d)-30*time.Second)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", c.Text)
 	cmd.Dir, cmd.Env = dir, env
@@ -186,7 +202,7 @@ func runOne(t *testing.T, dir, docPath string, c Command, env []string, stdout i
 		return false
 	}
 	if ctx.Err() != nil {
-		t.Errorf("%s:%d: %s: still running after 10 minutes; stopped", docPath, c.Line, c.Text)
+		t.Errorf("%s:%d: %s: still running after %v; stopped\n%s", docPath, c.Line, c.Text, limit.Round(time.Second), tail(out.String(), 30))
 		return false
 	}
 	if code != c.Exit {

@@ -16,11 +16,13 @@
 // block; each of its lines is one directive, and a reason after " # " is
 // required where shown:
 //
-//	cd DIR                      run the block's commands in DIR, relative to the file's folder
+//	cd DIR                      run the block's commands in DIR, relative to the file's folder (made if missing)
 //	setup COMMAND               run COMMAND first, unseen by readers (a fixture); it must exit 0
 //	skip # REASON               the block is shown, not run
 //	skip PREFIX # REASON        lines that start with PREFIX are shown, not run
 //	exit N PREFIX # REASON      lines that start with PREFIX must exit with status N
+//	slow PREFIX # REASON        lines that start with PREFIX run only when the runner asks
+//	                            for slow commands (a benchmark of minutes, say)
 //	output COMMAND              the block is exactly what COMMAND prints on stdout
 //	interleaved PREFIX # REASON with output: lines that start with PREFIX come from
 //	                            another stream; they keep their order among themselves,
@@ -77,6 +79,9 @@ type Command struct {
 	Exit int
 	// Skip is the reason the command is not run, or empty.
 	Skip string
+	// Slow is the reason the command runs only when slow commands are
+	// asked for, or empty.
+	Slow string
 }
 
 // directives are the parsed directives waiting for their block.
@@ -86,6 +91,7 @@ type directives struct {
 	setup       []Command
 	skip        string
 	skipLines   []prefixRule
+	slowLines   []prefixRule
 	exitLines   []exitRule
 	output      *Command
 	interleaved []string
@@ -207,6 +213,14 @@ func parseDirectives(path string, line int, body string) (*directives, error) {
 			} else {
 				d.skipLines = append(d.skipLines, prefixRule{what, reason})
 			}
+		case "slow":
+			if err := needReason(); err != nil {
+				return nil, err
+			}
+			if what == "" {
+				return nil, fmt.Errorf("%s: slow needs a command prefix", where)
+			}
+			d.slowLines = append(d.slowLines, prefixRule{what, reason})
 		case "exit":
 			if err := needReason(); err != nil {
 				return nil, err
@@ -231,7 +245,7 @@ func parseDirectives(path string, line int, body string) (*directives, error) {
 			}
 			d.interleaved = append(d.interleaved, what)
 		default:
-			return nil, fmt.Errorf("%s: unknown doctest directive %q (known: cd, setup, skip, exit, output, interleaved)", where, verb)
+			return nil, fmt.Errorf("%s: unknown doctest directive %q (known: cd, setup, skip, slow, exit, output, interleaved)", where, verb)
 		}
 	}
 	return d, nil
@@ -247,6 +261,11 @@ func (d *directives) apply(path string, b *Block) error {
 	for _, r := range d.skipLines {
 		if !b.matchAll(r.prefix, func(c *Command) { c.Skip = r.reason }) {
 			return fmt.Errorf("%s:%d: skip %q matches no command of the block at line %d", path, d.line, r.prefix, b.Line)
+		}
+	}
+	for _, r := range d.slowLines {
+		if !b.matchAll(r.prefix, func(c *Command) { c.Slow = r.reason }) {
+			return fmt.Errorf("%s:%d: slow %q matches no command of the block at line %d", path, d.line, r.prefix, b.Line)
 		}
 	}
 	for _, r := range d.exitLines {

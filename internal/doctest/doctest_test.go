@@ -23,6 +23,7 @@ func TestParse(t *testing.T) {
 		"setup cp a b",
 		"skip docker # needs images from a registry",
 		"exit 1 lab grade -- go run # the starter fails checks",
+		"slow lab grade -- go # takes a while",
 		"-->",
 		"",
 		"```bash",
@@ -61,19 +62,19 @@ func TestParse(t *testing.T) {
 	var got []string
 	for _, b := range doc.Blocks {
 		for _, c := range b.Commands {
-			got = append(got, strings.Join([]string{itoa(c.Line), c.Text, itoa(c.Exit), c.Skip}, "|"))
+			got = append(got, strings.Join([]string{itoa(c.Line), c.Text, itoa(c.Exit), c.Skip, c.Slow}, "|"))
 		}
 	}
 	want := []string{
-		"4|lab version   # a comment|0|",
-		"7|lab grade  -- python3 server.py|0|",
-		"19|docker compose up|0|needs images from a registry",
-		"20|lab grade -- go run .|1|",
-		"25|bash .ci/run|0|runs this test",
-		"29|go install -C mcplab ./cmd/lab   # the course's copy|0|",
-		"31|lab grade -- python3 server.py|0|",
-		"33|echo one|0|",
-		"34|echo two|0|",
+		"4|lab version   # a comment|0||",
+		"7|lab grade  -- python3 server.py|0||",
+		"20|docker compose up|0|needs images from a registry|",
+		"21|lab grade -- go run .|1||takes a while",
+		"26|bash .ci/run|0|runs this test|",
+		"30|go install -C mcplab ./cmd/lab   # the course's copy|0||",
+		"32|lab grade -- python3 server.py|0||",
+		"34|echo one|0||",
+		"35|echo two|0||",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("commands:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
