@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	dockerspec "github.com/moby/docker-image-spec/specs-go/v1"
 	"github.com/moby/moby/api/types/build"
 	"github.com/moby/moby/client"
 	"github.com/testcontainers/testcontainers-go"
@@ -94,20 +95,28 @@ func buildImage(ctx context.Context, t *testing.T, e *engine, dir, target, repo 
 	return image
 }
 
-// testImageConfig checks the image's size budget and its runtime settings.
-func testImageConfig(ctx context.Context, t *testing.T, e *engine) {
+// imageConfig inspects e's image, logs its size, checks it against a
+// budget of max bytes (hint says where to look when it is over) and returns
+// the image's settings.
+func imageConfig(ctx context.Context, t *testing.T, e *engine, max int64, hint string) *dockerspec.DockerOCIImageConfig {
+	t.Helper()
 	info, err := e.cli.ImageInspect(ctx, e.image)
 	if err != nil {
 		t.Fatalf("inspect %s: %v", e.image, err)
 	}
 	t.Logf("image %s: %d bytes", e.image, info.Size)
-	if info.Size > maxImageBytes {
-		t.Errorf("image size %d bytes, want at most %d (15 MB): is dist/lab built with CGO_ENABLED=0 -trimpath -ldflags '-s -w'?", info.Size, maxImageBytes)
+	if info.Size > max {
+		t.Errorf("image %s is %d bytes, want at most %d: %s", e.image, info.Size, max, hint)
 	}
-	cfg := info.Config
-	if cfg == nil {
+	if info.Config == nil {
 		t.Fatalf("image %s has no config", e.image)
 	}
+	return info.Config
+}
+
+// testImageConfig checks the image's size budget and its runtime settings.
+func testImageConfig(ctx context.Context, t *testing.T, e *engine) {
+	cfg := imageConfig(ctx, t, e, maxImageBytes, "is dist/lab built with CGO_ENABLED=0 -trimpath -ldflags '-s -w'?")
 	if cfg.User != "65532:65532" {
 		t.Errorf("image user %q, want 65532:65532 (not root)", cfg.User)
 	}

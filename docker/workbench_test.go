@@ -180,8 +180,7 @@ func gradeArgs(server ...string) []string {
 }
 
 // TestWorkbench builds the workbench from docker/Dockerfile (target
-// workbench: the runner image plus dist/lab, legacy builder, nothing
-// pulled) and uses it as a student with only Docker would: a shell with lab,
+// workbench: the runner image plus dist/lab, nothing pulled) and uses it as a student with only Docker would: a shell with lab,
 // python3 and node, in their own folder, where lab grade grades a Python and
 // a JavaScript server.
 func TestWorkbench(t *testing.T) {
@@ -210,18 +209,7 @@ func TestWorkbench(t *testing.T) {
 
 // testWorkbenchConfig checks the image's size budget and settings.
 func testWorkbenchConfig(ctx context.Context, t *testing.T, e *engine) {
-	info, err := e.cli.ImageInspect(ctx, e.image)
-	if err != nil {
-		t.Fatalf("inspect %s: %v", e.image, err)
-	}
-	t.Logf("workbench image %s: %d bytes", e.image, info.Size)
-	if info.Size > maxWorkbenchBytes {
-		t.Errorf("workbench image size %d bytes, want at most %d: has the runner image grown (recommended packages, docs)?", info.Size, maxWorkbenchBytes)
-	}
-	cfg := info.Config
-	if cfg == nil {
-		t.Fatalf("image %s has no config", e.image)
-	}
+	cfg := imageConfig(ctx, t, e, maxWorkbenchBytes, "has the runner image grown (recommended packages, docs)?")
 	if want := []string{"/bin/sh", "/usr/local/bin/workbench-entry"}; !slices.Equal(cfg.Entrypoint, want) || !slices.Equal(cfg.Cmd, []string{"bash"}) {
 		t.Errorf("entrypoint %q cmd %q, want %q [bash]", cfg.Entrypoint, cfg.Cmd, want)
 	}
