@@ -74,20 +74,26 @@ func clientCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	defer h.Close()
 	out := bufio.NewWriter(e.stdout)
-	framer := wire.NewFramer(e.stdin)
+	lines := readLines(ctx, e.stdin)
 	for {
-		line, err := framer.Next()
-		if errors.Is(err, io.EOF) {
-			break
+		var l line
+		select {
+		case <-ctx.Done():
+			// Interrupted: the deferred Close ends every server.
+			return exitOK, nil
+		case l = <-lines:
+		}
+		if errors.Is(l.err, io.EOF) {
+			return exitOK, nil
 		}
 		var answer any
 		switch {
-		case errors.Is(err, wire.ErrLineTooLong):
-			answer = contractError{err.Error()}
-		case err != nil:
-			return exitInternal, fmt.Errorf("reading commands: %w", err)
+		case errors.Is(l.err, wire.ErrLineTooLong):
+			answer = contractError{l.err.Error()}
+		case l.err != nil:
+			return exitInternal, fmt.Errorf("reading commands: %w", l.err)
 		default:
-			answer = runContractCommand(ctx, h, line)
+			answer = runContractCommand(ctx, h, l.text)
 		}
 		b, err := wire.MarshalCompact(answer)
 		if err != nil {
@@ -98,7 +104,35 @@ func clientCmd(ctx context.Context, e *env, args []string) (int, error) {
 			return exitInternal, fmt.Errorf("writing an answer: %w", err)
 		}
 	}
-	return exitOK, nil
+}
+
+// line is one command line read, or why none could be.
+type line struct {
+	text []byte
+	err  error
+}
+
+// readLines reads r one line at a time in a goroutine of its own, so that
+// a command waiting on a terminal never keeps an interrupt from working.
+// It hands over the next line only when asked, ending with an error.
+func readLines(ctx context.Context, r io.Reader) <-chan line {
+	ch := make(chan line)
+	go func() {
+		f := wire.NewFramer(r)
+		for {
+			text, err := f.Next()
+			l := line{text: append([]byte(nil), text...), err: err}
+			select {
+			case ch <- l:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil && !errors.Is(err, wire.ErrLineTooLong) {
+				return
+			}
+		}
+	}()
+	return ch
 }
 
 // The answers of the contract (lessons/03-wiring-up-mcp/CONTRACT.md).
