@@ -32,7 +32,7 @@ func TestBuiltInLessons(t *testing.T) {
 	if _, err := one.Read(one.Run); err != nil {
 		t.Error(err)
 	}
-	if two := all[1]; two.Server != "helpdesk" || two.Ready.Kind != "probe" || !strings.Contains(two.Ready.Probe, `"server/discover"`) {
+	if two := all[1]; two.Server != "helpdesk" || two.Ready.Kind != "probe" || !strings.Contains(two.Ready.Probe, `"lab-ready"`) {
 		t.Errorf("lesson 2: %+v", two)
 	}
 	if _, err := Get(99); err == nil || !strings.Contains(err.Error(), "1 (Reading messages)") {
