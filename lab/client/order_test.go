@@ -26,38 +26,48 @@ var taughtOrder = []string{
 }
 
 // TestLessonOrderUnderLoad plays lesson 1 against the reference server, in
-// a process of its own as `lab serve reader` runs it, 100 times while a
-// child process keeps every CPU busy, and wants the taught order of answers
-// every time: `lab run` and `docker compose up` show students what the
-// lesson says they will see.
+// a process of its own as `lab serve reader` runs it, while a child process
+// keeps every CPU busy, and wants the taught order of answers in 100 runs of
+// 100: `lab run` and `docker compose up` show students what the lesson says
+// they will see.
+//
+// The awaits of the lesson's scenario make every order in it causal but one:
+// the long wait's 80 ms start when the server reads its line, and the bad
+// lines sent at 40 ms must be read before they are over. A run in which the
+// client itself fell behind its schedule (it sent the bad lines keptSchedule
+// or more after the long wait) is no evidence about the server either way,
+// so it is played again, up to maxTries runs in all.
 func TestLessonOrderUnderLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays the lesson 100 times (about 30 s); skipped with -short")
 	}
+	const (
+		runs         = 100
+		maxTries     = 300
+		keptSchedule = 50 * time.Millisecond
+	)
 	keepCPUsBusy(t)
 	sc := lessonScenario(t)
 	ref := client.Command{Path: os.Args[0], Args: []string{"-test.run=^TestHelperServe$"},
 		Env: append(os.Environ(), "MCPLAB_HELPER_SERVE=1")}
-	bad := 0
-	for i := 1; i <= 100; i++ {
+	tries, kept, taught, wrong := 0, 0, 0, 0
+	for kept < runs && tries < maxTries {
+		tries++
 		run, err := client.Play(context.Background(), sc, ref, client.Options{})
 		if err != nil {
-			t.Fatalf("run %d: %v", i, err)
+			t.Fatalf("run %d: %v", tries, err)
 		}
 		if !run.Exit.OK() || !run.ExitedAfterClose {
-			t.Fatalf("run %d: server %v, exited after close %v", i, run.Exit, run.ExitedAfterClose)
+			t.Fatalf("run %d: server %v, exited after close %v", tries, run.Exit, run.ExitedAfterClose)
 		}
 		var got []string
 		for _, a := range run.Answers {
 			got = append(got, a.Line)
 		}
-		if strings.Join(got, "\n") == strings.Join(taughtOrder, "\n") {
-			continue
+		inOrder := strings.Join(got, "\n") == strings.Join(taughtOrder, "\n")
+		if inOrder {
+			taught++
 		}
-		bad++
-		// The one order the schedule leaves to time: the long wait's 80 ms
-		// run from when its line was read, and the bad lines must be read
-		// before they are over. Say how long the client took to send them.
 		var sends []time.Duration
 		var events strings.Builder
 		for _, ev := range run.Events {
@@ -66,15 +76,23 @@ func TestLessonOrderUnderLoad(t *testing.T) {
 				sends = append(sends, ev.At)
 			}
 		}
-		gap := "unknown"
-		if len(sends) == 4 {
-			gap = (sends[3] - sends[0]).Round(time.Millisecond).String()
+		if len(sends) != 4 {
+			t.Fatalf("run %d: %d chunks sent, want 4:\n%s", tries, len(sends), events.String())
 		}
-		t.Errorf("run %d of 100: the answers came as\n%s\nwant the taught order\n%s\nthe client sent the bad lines %s after the long wait (the schedule says 40ms); the run:\n%s",
-			i, strings.Join(got, "\n"), strings.Join(taughtOrder, "\n"), gap, events.String())
+		if gap := sends[3] - sends[0]; gap >= keptSchedule {
+			t.Logf("run %d: the client sent the bad lines %v after the long wait (the schedule says 40ms): not counted", tries, gap.Round(time.Millisecond))
+			continue
+		}
+		kept++
+		if !inOrder {
+			wrong++
+			t.Errorf("run %d: the answers came as\n%s\nwant the taught order\n%s\nthe run:\n%s",
+				tries, strings.Join(got, "\n"), strings.Join(taughtOrder, "\n"), events.String())
+		}
 	}
-	if bad > 0 {
-		t.Errorf("%d of 100 runs did not show the taught order", bad)
+	t.Logf("%d runs, %d in the taught order; %d kept the schedule, %d of those out of order", tries, taught, kept, wrong)
+	if kept < runs && wrong == 0 {
+		t.Skipf("the machine is too busy to keep the lesson's schedule: %d of %d runs kept it, %d are needed (all of them in the taught order)", kept, tries, runs)
 	}
 }
 
