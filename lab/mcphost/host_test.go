@@ -79,7 +79,7 @@ func fakeTickets(t *testing.T) string {
 	s := &mcpserver.Server{Info: mcp.Implementation{Name: "tickets", Version: "test"}}
 	s.AddTool(mcp.Tool{Name: "search", Description: "Search tickets.", InputSchema: objectSchema}, echo("tickets"))
 	s.AddTool(mcp.Tool{Name: "créer_ticket", InputSchema: objectSchema}, echo("tickets"))
-	s.AddTool(mcp.Tool{Name: "créer-ticket", InputSchema: objectSchema}, echo("tickets"))
+	s.AddTool(mcp.Tool{Name: "créer.ticket", InputSchema: objectSchema}, echo("tickets"))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		reply := s.NewConn().Answer(r.Context(), body)
@@ -144,8 +144,9 @@ func TestNamespace(t *testing.T) {
 		"mcp__notes__delete_note=notes/delete_note",
 		"mcp__tickets__search=tickets/search",
 		"mcp__tickets__cr_er_ticket=tickets/créer_ticket",
-		// the same name after replacing; the digest form keeps it apart
-		"mcp__tickets__cr_er-ticket=tickets/créer-ticket",
+		// the same name as the one above once replaced: the digest form
+		// (six hex digits of sha1("tickets::créer.ticket")) keeps it apart
+		"mcp__tickets__cr_er_ticket_86675d=tickets/créer.ticket",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("namespace:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
