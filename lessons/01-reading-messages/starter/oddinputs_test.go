@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -32,12 +33,14 @@ var oddAnswer = regexp.MustCompile(`^(result (.+)|error (-?\d+)), id (.+)$`)
 
 // TestFinishedStartersAnswerOddInputs sends every row of the lesson's
 // odd-inputs.md, each to a fresh server, to each starter with all its
-// stages applied: the finished starters are the complete servers the
+// stages applied, and grades it with the lesson's messages also cut at
+// random places: the finished starters are the complete servers the
 // teacher key says they are, beyond what the grader's scenarios try.
 func TestFinishedStartersAnswerOddInputs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a server for each of 150 rows; not in -short mode")
 	}
+	t.Parallel() // its servers mostly wait, like TestStarters' grades
 	data, err := os.ReadFile("../odd-inputs.md")
 	if err != nil {
 		t.Fatal(err)
@@ -80,6 +83,13 @@ func TestFinishedStartersAnswerOddInputs(t *testing.T) {
 				}()
 			}
 			wg.Wait()
+			res, err := grading.Grade(context.Background(), grading.Options{Starter: start, Sweep: 4, Seed: 1})
+			if err != nil {
+				t.Fatalf("grading: %v", err)
+			}
+			if failed := res.Failed(); len(failed) > 0 || !res.Gradable {
+				t.Errorf("graded with its messages cut at random places (seed 1), the finished %s starter fails %v (%s)", lang.name, failed, res.Outcome.Detail)
+			}
 			for i, r := range rows {
 				why, known := knownMisses[lang.dir][r.n]
 				switch {
