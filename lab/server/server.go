@@ -45,8 +45,8 @@ type HandlerFunc func(ctx context.Context, req *wire.Message) (any, error)
 // Handle calls f.
 func (f HandlerFunc) Handle(ctx context.Context, req *wire.Message) (any, error) { return f(ctx, req) }
 
-// DefaultMaxInFlight is how many requests a Server handles at once before it
-// stops reading until one finishes.
+// DefaultMaxInFlight is how many requests a Server runs in goroutines at
+// once before it stops reading until one finishes.
 const DefaultMaxInFlight = 1024
 
 // Server reads messages from one input stream and writes answers to one
@@ -61,8 +61,9 @@ type Server struct {
 	// MaxLine is the longest line accepted, in bytes; 0 means
 	// wire.DefaultMaxLine.
 	MaxLine int
-	// MaxInFlight bounds the requests handled at once; 0 means
-	// DefaultMaxInFlight.
+	// MaxInFlight bounds the requests running in goroutines of their own
+	// at once (an Inliner's inline requests are answered one by one on the
+	// read loop and do not count); 0 means DefaultMaxInFlight.
 	MaxInFlight int
 }
 
