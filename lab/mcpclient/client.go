@@ -55,7 +55,8 @@ type Options struct {
 	// messages that were dropped and why. Nil means no notes.
 	Logf func(format string, args ...any)
 	// OnNotification receives the notifications that belong to no waiting
-	// request. It is called from the reading goroutine and must not block.
+	// request. It is called from the goroutine that received the message
+	// (the stream's reader, or an HTTP exchange's caller) and must not block.
 	OnNotification func(n *wire.Message)
 }
 
