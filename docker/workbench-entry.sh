@@ -10,14 +10,23 @@
 # be regained. When /work is owned by root (the student is root on the host,
 # or a file sharing layer shows files as root's), the command stays root, but
 # with no capabilities. Started as another user already (docker run --user),
-# it just runs the command.
+# it just runs the command; started without the capabilities the switch
+# needs, it says so and runs the command as root with what it has.
 set -eu
 
 say() { printf 'workbench: %s\n' "$*" >&2; }
 
 [ "$#" -gt 0 ] || set -- bash
 
-if [ "$(id -u)" = 0 ]; then
+# switch_caps is the mask of the capabilities the switch needs: CHOWN (0),
+# SETGID (6), SETUID (7) and SETPCAP (8).
+switch_caps=$((0x1c1))
+have_caps=$(awk '$1 == "CapEff:" { print $2 }' /proc/self/status)
+
+if [ "$(id -u)" = 0 ] && [ $((0x${have_caps:-0} & switch_caps)) != "$switch_caps" ]; then
+	say "cannot switch to the owner of /work: the container lacks one of the capabilities CHOWN, SETUID, SETGID and SETPCAP"
+	say "(docker-compose.yml's workbench service adds them); going on as root, with only the capabilities it has"
+elif [ "$(id -u)" = 0 ]; then
 	uid=$(stat -c %u /work) && gid=$(stat -c %g /work) || {
 		say "cannot read the owner of /work"
 		exit 1

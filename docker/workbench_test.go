@@ -283,6 +283,22 @@ func testWorkbenchOwner(ctx context.Context, t *testing.T, e *engine) {
 	if want := "0\nCapEff: 0000000000000000\n"; r.code != 0 || r.stdout != want {
 		t.Errorf("in a folder owned by root the workbench printed (exit %d):\n%s\nwant:\n%s", r.code, indent(r.stdout), indent(want))
 	}
+
+	// Without the capabilities the switch needs, the command still runs
+	// (as root, with none), and the workbench says why it did not switch.
+	o := workbenchOpts(folder, "id", "-u")
+	o.host = func(hc *container.HostConfig) {
+		hc.Binds = []string{folder + ":/work"}
+		hc.CapDrop = []string{"ALL"}
+	}
+	r, err = e.run(ctx, t, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.code != 0 || r.stdout != "0\n" || !strings.Contains(r.stderr, "cannot switch to the owner of /work") {
+		t.Errorf("with every capability dropped the workbench printed (exit %d):\n%s\nstderr:\n%s\nwant uid 0 and a message saying it could not switch",
+			r.code, indent(r.stdout), indent(r.stderr))
+	}
 }
 
 // testWorkbenchGrade grades the known-good Python and JavaScript servers in
