@@ -321,16 +321,23 @@ func (h *Host) unknown(name string) string {
 	return msg
 }
 
-// Close ends every connection: stdio servers are closed, then killed if
-// they linger.
+// Close ends every connection at once: stdio servers have their stdin
+// closed, then are killed if they linger, each on its own clock.
 func (h *Host) Close() error {
-	var errs []error
-	for _, m := range h.servers {
-		if m.client != nil {
-			if err := m.client.Close(); err != nil {
-				errs = append(errs, fmt.Errorf("closing %s: %w", m.cfg.Alias, err))
-			}
+	errs := make([]error, len(h.servers))
+	var wg sync.WaitGroup
+	for i, m := range h.servers {
+		if m.client == nil {
+			continue
 		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := m.client.Close(); err != nil {
+				errs[i] = fmt.Errorf("closing %s: %w", m.cfg.Alias, err)
+			}
+		}()
 	}
+	wg.Wait()
 	return errors.Join(errs...)
 }
