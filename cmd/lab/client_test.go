@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/mcplab/mcplab/lab/mcpclient"
 	"github.com/mcplab/mcplab/lab/tickets"
 )
 
@@ -153,3 +157,66 @@ func TestServeNotes(t *testing.T) {
 		t.Errorf("exit %d\n%s\nwant\n%s", code, out, want)
 	}
 }
+
+// syncBuffer is a bytes.Buffer that a command writes while a test reads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// lab serve tickets listens where told, says where on stderr, answers the
+// reference client, and stops cleanly when interrupted.
+func TestServeTickets(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stderr := &syncBuffer{}
+	listening := make(chan string, 1)
+	logw := writerFunc(func(p []byte) (int, error) {
+		stderr.Write(p)
+		if _, rest, ok := strings.Cut(string(p), "listening on "); ok {
+			select {
+			case listening <- strings.Fields(rest)[0]:
+			default:
+			}
+		}
+		return len(p), nil
+	})
+	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: logw, getenv: func(string) string { return "" }}
+	done := make(chan int, 1)
+	go func() { done <- dispatch(ctx, e, []string{"serve", "tickets", "--http", "127.0.0.1:0"}) }()
+	var url string
+	select {
+	case url = <-listening:
+	case code := <-done:
+		t.Fatalf("exited %d before listening: %s", code, stderr)
+	}
+	c, err := mcpclient.Connect(ctx, &mcpclient.HTTP{URL: url}, mcpclient.Options{Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.CallTool(ctx, "résumé", nil, mcpclient.WithProgress())
+	c.Close()
+	if err != nil || r.Text() != "1 closed, 3 open" || r.Reply.NotificationCount != 1 {
+		t.Fatalf("got %+v, %v", r, err)
+	}
+	cancel()
+	if code := <-done; code != exitOK || !strings.Contains(stderr.String(), "tickets: stopped") {
+		t.Errorf("exit %d, stderr %s", code, stderr)
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
