@@ -185,11 +185,14 @@ const PieceSize = 4096
 
 // Pieces passes writes on to W in pieces of at most PieceSize bytes. Before
 // each piece after the first it waits until the reader has drained the
-// pipe (when W is a pipe), at most a second, or else for Pause.
+// pipe (when W is a pipe), at most MaxWait, or else for Pause.
 type Pieces struct {
 	W io.Writer
 	// Pause separates pieces when W is not a pipe; 0 means 20ms.
 	Pause time.Duration
+	// MaxWait bounds the wait for a reader that does not read; 0 means a
+	// second.
+	MaxWait time.Duration
 }
 
 // Write writes p in pieces.
@@ -214,7 +217,11 @@ func (w *Pieces) Write(p []byte) (int, error) {
 func (w *Pieces) wait() {
 	if f, ok := w.W.(*os.File); ok {
 		if _, err := client.PipeBacklog(f); err == nil {
-			deadline := time.Now().Add(time.Second)
+			wait := w.MaxWait
+			if wait <= 0 {
+				wait = time.Second
+			}
+			deadline := time.Now().Add(wait)
 			for time.Now().Before(deadline) {
 				if n, err := client.PipeBacklog(f); err != nil || n == 0 {
 					return

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcplab/mcplab/lab/mcpclient"
 )
@@ -28,7 +29,9 @@ func TestPiecesOverAPipe(t *testing.T) {
 	defer r.Close()
 	msg := append(bytes.Repeat([]byte("x"), 3*PieceSize+100), '\n')
 	go func() {
-		(&Pieces{W: w}).Write(msg)
+		// A generous bound: the wait ends when the reader has read, so it
+		// only matters on a machine too busy to schedule the reader.
+		(&Pieces{W: w, MaxWait: time.Minute}).Write(msg)
 		w.Close()
 	}()
 	var reads []int
