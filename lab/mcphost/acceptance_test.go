@@ -1,11 +1,18 @@
 package mcphost
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,7 +27,8 @@ func TestLessonAcceptance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(tickets.Handler(nil))
+	wire := &wireRecorder{next: tickets.Handler(nil)}
+	srv := httptest.NewServer(wire)
 	defer srv.Close()
 	start := func(ticketsURL string) *Host {
 		cfg := &Config{Servers: []ServerConfig{
@@ -75,6 +83,9 @@ func TestLessonAcceptance(t *testing.T) {
 			t.Errorf("%+v", tool)
 		}
 	})
+	t.Run("what the client sent the ticket system", func(t *testing.T) {
+		checkGolden(t, "testdata/tickets-wire.golden", wire.String())
+	})
 	t.Run("tickets at an empty port leave notes working", func(t *testing.T) {
 		dead := start(deadURL(t))
 		if n := len(dead.Tools()); n != 3 {
@@ -87,4 +98,56 @@ func TestLessonAcceptance(t *testing.T) {
 			t.Errorf("notes: %+v", r)
 		}
 	})
+}
+
+// wireRecorder keeps what each POST carried that a server may check: the
+// request line, the three MCP headers and the body.
+type wireRecorder struct {
+	next http.Handler
+	mu   sync.Mutex
+	log  strings.Builder
+}
+
+func (w *wireRecorder) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	w.mu.Lock()
+	fmt.Fprintf(&w.log, "%s %s\n", r.Method, r.URL.Path)
+	for _, h := range []string{"Content-Type", "Accept", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"} {
+		if v := r.Header.Values(h); len(v) > 0 {
+			fmt.Fprintf(&w.log, "%s: %s\n", h, strings.Join(v, ", "))
+		}
+	}
+	fmt.Fprintf(&w.log, "\n%s\n\n", body)
+	w.mu.Unlock()
+	w.next.ServeHTTP(rw, r)
+}
+
+func (w *wireRecorder) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.log.String()
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files from what the tests see")
+
+// checkGolden compares got with a golden file; -update rewrites it.
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -run %s -update to write it)", err, t.Name())
+	}
+	if got != string(want) {
+		t.Errorf("%s differs; got:\n%s", path, got)
+	}
 }
