@@ -30,9 +30,10 @@ func TestLessonAcceptance(t *testing.T) {
 	wire := &wireRecorder{next: tickets.Handler(nil)}
 	srv := httptest.NewServer(wire)
 	defer srv.Close()
+	notesWire := filepath.Join(t.TempDir(), "notes-wire")
 	start := func(ticketsURL string) *Host {
 		cfg := &Config{Servers: []ServerConfig{
-			{Alias: "notes", Command: exe, Args: []string{"notes-server"}},
+			{Alias: "notes", Command: exe, Args: []string{"notes-server", notesWire}},
 			{Alias: "tickets", URL: ticketsURL},
 		}}
 		h, err := Start(context.Background(), cfg, Options{Timeout: 10 * time.Second, Approve: func(*Tool, json.RawMessage) bool { return true }})
@@ -85,6 +86,15 @@ func TestLessonAcceptance(t *testing.T) {
 	})
 	t.Run("what the client sent the ticket system", func(t *testing.T) {
 		checkGolden(t, "testdata/tickets-wire.golden", wire.String())
+	})
+	t.Run("what the client sent the notes library", func(t *testing.T) {
+		// Closing the host ends the notes process, which flushes its copy.
+		h.Close()
+		b, err := os.ReadFile(notesWire)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, "testdata/notes-wire.golden", string(b))
 	})
 	t.Run("tickets at an empty port leave notes working", func(t *testing.T) {
 		dead := start(deadURL(t))

@@ -23,11 +23,22 @@ import (
 // so: the notes server of these tests.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "notes-server" {
-		if err := notes.Serve(context.Background(), os.Stdin, os.Stdout, os.Stderr); err != nil {
+		var in io.Reader = os.Stdin
+		if len(os.Args) > 2 {
+			// Keep every byte the client sends, for a golden file.
+			f, err := os.Create(os.Args[2])
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			defer f.Close()
+			in = io.TeeReader(os.Stdin, f)
+		}
+		if err := notes.Serve(context.Background(), in, os.Stdout, os.Stderr); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		os.Exit(0)
+		return
 	}
 	if len(os.Args) > 1 && os.Args[1] == "fake-notes-server" {
 		err := fakeNotes().ServeStdio(context.Background(), os.Stdin, os.Stdout)
