@@ -38,7 +38,7 @@ const (
 // milliseconds; the deadline only ends a client that waits for an answer
 // it will never recognise, and it must be generous enough that no healthy
 // answer ever misses it on a busy machine.
-const requestTimeout = 10 * time.Second
+const requestTimeout = 20 * time.Second
 
 // helpdeskEnv names an environment variable that replaces the server under
 // test: a command line split on spaces, such as a student's server.
