@@ -200,6 +200,10 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 		len(subs), sb.Name(), min(*jobs, len(subs)), how)
 	c, err := class.Grade(ctx, subsDir, opts)
 	prog.finish()
+	if p, ok := sb.(*sandbox.Process); ok && os.Geteuid() == 0 && !p.Namespaces() {
+		fmt.Fprintln(e.stderr, "lab grade-class: note: the kernel refused new namespaces, so students' programs saw the machine's "+
+			"processes, network and /tmp (what they left there was removed); see README, Teachers")
+	}
 	if err != nil && (c == nil || !c.Incomplete) {
 		return exitCannot, err
 	}

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestGradeClassUsageErrorsExit2(t *testing.T) {
@@ -105,5 +109,98 @@ func TestGradeClass(t *testing.T) {
 		if !strings.Contains(stderr.String(), line) {
 			t.Errorf("stderr lacks %q:\n%s", line, stderr.String())
 		}
+	}
+}
+
+// SIGTERM ends grade-class within seconds, even with a submission that
+// would hang for the whole of its deadlines, and keeps what was graded:
+// the gradebook and the summary say the class is incomplete.
+func TestGradeClassStopsOnSIGTERM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the lab and grades a class")
+	}
+	dir := t.TempDir()
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "lab")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	servers, err := filepath.Abs(filepath.Join("..", "..", "grading", "testdata", "servers"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs := filepath.Join(dir, "class")
+	for name, run := range map[string]string{
+		"ann": "#!/bin/sh\nexec bash " + servers + "/student_sh/server.sh\n",
+		"zed": "#!/bin/sh\nexec bash " + servers + "/student_sh/server.sh --mistake hang\n",
+	} {
+		if err := os.MkdirAll(filepath.Join(subs, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(subs, name, "run"), []byte(run), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "results")
+	cmd := exec.Command(bin, "grade-class", "--out", out, "--time-scale", "1", "--jobs", "2", subs)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Once ann is graded, zed is the one left, hanging for its deadlines.
+	var log strings.Builder
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		log.WriteString(sc.Text() + "\n")
+		if strings.Contains(sc.Text(), "[1/2] ann") {
+			break
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	sent := time.Now()
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
+	// Generous for a loaded machine, and still far less than the 25 s and
+	// more zed's deadlines take.
+	timer := time.NewTimer(20 * time.Second)
+	defer timer.Stop()
+	select {
+	case err = <-ended:
+	case <-timer.C:
+		_ = cmd.Process.Kill()
+		t.Fatalf("grade-class still ran 20 s after SIGTERM; stderr so far:\n%s", log.String())
+	}
+	t.Logf("grade-class ended %v after SIGTERM", time.Since(sent).Round(time.Millisecond))
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Errorf("exit: %v, want status 2", err)
+	}
+	grades, err := os.ReadFile(filepath.Join(out, "grades.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "student,score,max_score,status,failed,flags\nann,21,21,graded,,\nzed,,21,not-graded,,grading-stopped\n"
+	if string(grades) != want {
+		t.Errorf("grades.csv:\n%s\nwant:\n%s", grades, want)
+	}
+	summary, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil || !strings.Contains(string(summary), "**Incomplete:**") {
+		t.Errorf("summary.md does not say the class is incomplete (%v):\n%s", err, summary)
+	}
+	if _, err := os.Stat(filepath.Join(out, "students", "ann", "json.json")); err != nil {
+		t.Errorf("ann's report: %v", err)
 	}
 }

@@ -31,36 +31,53 @@ type expectation struct {
 	failed, skipped      []string // "all" in skipped means every check
 }
 
-// readExpected parses the table of EXPECTED.md, the one account of what
-// each test submission must get.
-func readExpected(t testing.TB) map[string]expectation {
+// expectedRows returns the rows of EXPECTED.md's tables that have n
+// columns, header and rule rows left out, each as its trimmed cells.
+func expectedRows(t testing.TB, n int) [][]string {
 	t.Helper()
 	f, err := os.Open(filepath.Join(testdata(t), "submissions", "EXPECTED.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	list := func(s string) []string {
-		s = strings.TrimSpace(s)
-		if s == "-" || s == "" {
-			return nil
-		}
-		var out []string
-		for _, x := range strings.Split(s, ",") {
-			out = append(out, strings.TrimSpace(x))
-		}
-		return out
-	}
-	rows := map[string]expectation{}
+	var rows [][]string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		cells := strings.Split(sc.Text(), "|")
-		if len(cells) != 7 || strings.TrimSpace(cells[1]) == "Submission" || strings.HasPrefix(strings.TrimSpace(cells[1]), "---") {
+		if len(cells) != n+2 {
 			continue
 		}
-		e := expectation{name: strings.TrimSpace(cells[1]), outcome: strings.TrimSpace(cells[2]), score: strings.TrimSpace(cells[3]),
-			failed: list(cells[4]), skipped: list(cells[5])}
-		rows[e.name] = e
+		cells = cells[1 : n+1]
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		if cells[0] == "Submission" || strings.HasPrefix(cells[0], "---") {
+			continue
+		}
+		rows = append(rows, cells)
+	}
+	return rows
+}
+
+// cellList splits a table cell that lists things: "-" is none.
+func cellList(s string) []string {
+	if s == "-" || s == "" {
+		return nil
+	}
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		out = append(out, strings.TrimSpace(x))
+	}
+	return out
+}
+
+// readExpected parses the table of EXPECTED.md, the one account of what
+// each test submission must get.
+func readExpected(t testing.TB) map[string]expectation {
+	t.Helper()
+	rows := map[string]expectation{}
+	for _, c := range expectedRows(t, 5) {
+		rows[c[0]] = expectation{name: c[0], outcome: c[1], score: c[2], failed: cellList(c[3]), skipped: cellList(c[4])}
 	}
 	if len(rows) < 10 {
 		t.Fatalf("EXPECTED.md: only %d rows read; has its table changed shape?", len(rows))
@@ -133,6 +150,9 @@ var labBinary = sync.OnceValues(func() (string, error) {
 	bin := filepath.Join(labDir, "lab")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/lab")
 	cmd.Dir = filepath.Join("..", "..")
+	// Static, so that a copy shipped in a submission also runs in the
+	// container sandbox's image.
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build ./cmd/lab: %w\n%s", err, out)
 	}

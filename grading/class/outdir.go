@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/mcplab/mcplab/grading/report"
+	"github.com/mcplab/mcplab/grading/sandbox"
 )
 
 // OutMarker is the file that says a results folder was made by the grader:
@@ -39,10 +40,9 @@ type Out struct {
 }
 
 // CreateOut creates the results folder at path. It refuses:
-//   - a path whose parent folder, or any folder above it, another user may
-//     write to (a sticky folder such as /tmp is fine: there no one may
-//     rename or delete what another user made), or that belongs to a user
-//     other than root and the grader's own;
+//   - a path whose parent folder, or any folder above it, users other than
+//     its owner may write to (a sticky folder such as /tmp is fine), or
+//     that belongs to a user the sandboxes run students as;
 //   - a path that exists, unless it is a folder an earlier run of the grader
 //     made (it holds OutMarker, belongs to the grader's user, and no one else
 //     may write to it), which is then replaced whole.
@@ -114,9 +114,10 @@ func notOurs(path string, info fs.FileInfo) string {
 	return ""
 }
 
-// safeAncestors checks dir and every folder above it: each must belong to
-// root or to the grader's user, and no other user may write to it unless
-// it is sticky.
+// safeAncestors checks dir and every folder above it: no user but its
+// owner may write to it (unless it is sticky, as /tmp is: there no one may
+// rename or delete what another user made), and none belongs to a user the
+// sandboxes run students as.
 func safeAncestors(dir string) error {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -127,8 +128,8 @@ func safeAncestors(dir string) error {
 		if err != nil {
 			return err
 		}
-		if o := owner(info); o != 0 && o != os.Geteuid() {
-			return fmt.Errorf("%s belongs to uid %d, who could swap the results for a link", p, o)
+		if o := owner(info); sandboxUser(o) {
+			return fmt.Errorf("%s belongs to uid %d, a user students run as, who could swap the results for a link", p, o)
 		}
 		if info.Mode().Perm()&0o022 != 0 && info.Mode()&fs.ModeSticky == 0 {
 			return fmt.Errorf("other users may write to %s, and could swap the results for a link", p)
@@ -137,6 +138,12 @@ func safeAncestors(dir string) error {
 			return nil
 		}
 	}
+}
+
+// sandboxUser reports whether uid is one the sandboxes run students as.
+func sandboxUser(uid int) bool {
+	return uid >= sandbox.DefaultUIDBase && uid < sandbox.DefaultUIDBase+sandbox.DefaultUIDCount ||
+		uid == sandbox.DefaultContainerUser
 }
 
 func owner(info fs.FileInfo) int {

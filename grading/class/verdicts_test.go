@@ -45,6 +45,13 @@ var timingBound = map[string]struct {
 func checkVerdicts(t *testing.T, sb sandbox.Sandbox, jobs int) {
 	want := readExpected(t)
 	opts := class.Options{Sandbox: sb, Jobs: jobs, Reference: reference(t), GoSeed: seed(t)}
+	// The hostile submissions need parts git cannot hold; TestHostileClass
+	// grades them.
+	hostile, err := filepath.Glob(filepath.Join(testdata(t), "submissions", "hostile-*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Exclude = hostile
 	if sb.Name() == "container" {
 		opts.Root = testdata(t) // the run scripts use ../../servers
 	}

@@ -204,16 +204,22 @@ func (ps *processStarter) Start(ctx context.Context) (client.Process, error) {
 	p, err := ps.start(ctx, args, useNS)
 	if useNS && err != nil && errors.Is(err, errNoNamespaces) {
 		// The kernel (or the container the grader runs in) refuses new
-		// namespaces: go on without them, for this start and every later one.
-		ps.sb.noNamespaces.Store(true)
+		// namespaces: go on without them, for this start and, when it
+		// refused to make them at all, every later one.
+		if !errors.Is(err, errNSSetup) {
+			ps.sb.noNamespaces.Store(true)
+		}
 		return ps.start(ctx, withoutNS(args), false)
 	}
 	return p, err
 }
 
 // errNoNamespaces marks a launcher that could not be started in new
-// namespaces.
-var errNoNamespaces = errors.New("new namespaces are not allowed here")
+// namespaces; errNSSetup, one that was, but could not set them up.
+var (
+	errNoNamespaces = errors.New("new namespaces are not allowed here")
+	errNSSetup      = errors.New("the launcher could not set up its namespaces")
+)
 
 // withoutNS drops the -ns and -keep arguments of a launcher's command line.
 func withoutNS(args []string) []string {
@@ -325,7 +331,7 @@ func (ps *processStarter) start(ctx context.Context, args []string, useNS bool) 
 			why = "the sandbox launcher ended before it started the program"
 		}
 		if useNS && strings.HasPrefix(why, nsFailure) {
-			return nil, fmt.Errorf("%w: %s", errNoNamespaces, why)
+			return nil, fmt.Errorf("%w: %w: %s", errNoNamespaces, errNSSetup, why)
 		}
 		return nil, errors.New(why)
 	}

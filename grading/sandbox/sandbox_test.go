@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -180,6 +182,9 @@ func pidsIn(t *testing.T, text string) []int {
 func TestProcessLeavesNothingBehind(t *testing.T) {
 	t.Parallel()
 	sb := processSandbox(t)
+	// The pids the program prints are the host's only outside a PID
+	// namespace; TestProcessNamespaces covers what is left in one.
+	sb.NoNamespaces = true
 	script := `sleep 300 & echo $!
 setsid sleep 301 & echo $!
 ( sleep 302 & echo $! ) 
@@ -197,6 +202,9 @@ exit 0`
 func TestProcessKill(t *testing.T) {
 	t.Parallel()
 	sb := processSandbox(t)
+	// The pids the program prints are the host's only outside a PID
+	// namespace; TestProcessNamespaces covers what is left in one.
+	sb.NoNamespaces = true
 	p, err := sb.Starter(shSpec(t, sb, 5, `sleep 300 & echo $!; setsid sleep 301 & echo $!; cat >/dev/null; sleep 303`)).Start(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -600,6 +608,9 @@ func TestProcessStdinBacklog(t *testing.T) {
 func TestProcessTinyLimits(t *testing.T) {
 	t.Parallel()
 	sb := processSandbox(t)
+	// The pids the program prints are the host's only outside a PID
+	// namespace; TestProcessNamespaces covers what is left in one.
+	sb.NoNamespaces = true
 	spec := shSpec(t, sb, 14, `ulimit -d; ulimit -n; sleep 300 & echo $!; setsid sleep 301 & echo $!; exit 0`)
 	spec.Limits = sandbox.Limits{Memory: 4 << 20, Files: 16}
 	r := run(t, sb.Starter(spec), "")
@@ -612,5 +623,91 @@ func TestProcessTinyLimits(t *testing.T) {
 	}
 	if left := alive(pidsIn(t, lines[2])); len(left) > 0 {
 		t.Errorf("processes %v still run after the program ended", left)
+	}
+}
+
+// As root, the program runs in namespaces of its own: it sees only its own
+// processes (never the grader's command line), only loopback, an empty
+// private /tmp (but for the folders it needs) and /dev/shm, and cannot read
+// the launcher's binary.
+func TestProcessNamespaces(t *testing.T) {
+	needRoot(t)
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var conns atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			c.Close()
+		}
+	}()
+	sb := processSandbox(t)
+	port := ln.Addr().(*net.TCPAddr).Port
+	spec := shSpec(t, sb, 12, fmt.Sprintf(`
+echo "procs $(ls /proc | grep -c '^[0-9]')"
+echo "ifaces $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\n' ' ')"
+echo "tmp $(ls -A /tmp | wc -l) shm $(ls -A /dev/shm | wc -l)"
+echo "launcher $(head -c 4 %q 2>/dev/null | wc -c)"
+(exec 3<>/dev/tcp/127.0.0.1/%d) 2>/dev/null && echo "network reached" || echo "network refused"
+echo x > /dev/shm/left && echo x > /tmp/left && echo wrote
+setsid sleep 300 & sleep 301 &`, launcher, port))
+	spec.Path = "/bin/bash"
+	r := run(t, sb.Starter(spec), "")
+	if !sb.Namespaces() {
+		t.Fatalf("the sandbox gave up its namespaces; stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+	// The launcher, bash, and the few processes of a command substitution.
+	var procs int
+	if _, err := fmt.Sscanf(r.stdout, "procs %d\n", &procs); err != nil || procs > 6 {
+		t.Errorf("the program sees %d processes (%v), want its own few", procs, err)
+	}
+	_, rest, _ := strings.Cut(r.stdout, "\n")
+	want := "ifaces lo \ntmp 1 shm 0\nlauncher 0\nnetwork refused\nwrote\n"
+	if rest != want {
+		t.Errorf("in the namespaces:\n%s\nwant:\n%s\n(stderr %q)", rest, want, r.stderr)
+	}
+	if conns.Load() != 0 {
+		t.Errorf("the program reached the grader's loopback %d time(s)", conns.Load())
+	}
+	for _, p := range []string{"/dev/shm/left", "/tmp/left"} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s reached the machine's scratch folder", p)
+		}
+	}
+	// What the program left running died with the namespace.
+	uid, _, err := sb.User(12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if left := processesOf(uid); len(left) > 0 {
+		t.Errorf("uid %d still runs %v", uid, left)
+	}
+}
+
+// Without namespaces, the launcher removes what the slot's user left in
+// the machine's scratch folders.
+func TestProcessRemovesLeftovers(t *testing.T) {
+	needRoot(t)
+	t.Parallel()
+	sb := processSandbox(t)
+	sb.NoNamespaces = true
+	spec := shSpec(t, sb, 13, `mkdir -p /tmp/leftover-$$/deep && echo x > /tmp/leftover-$$/deep/f && echo x > /dev/shm/leftover-$$ && echo x > /var/tmp/leftover-$$ && echo $$`)
+	r := run(t, sb.Starter(spec), "")
+	pid := strings.TrimSpace(r.stdout)
+	if pid == "" {
+		t.Fatalf("the program did not run: stderr %q", r.stderr)
+	}
+	for _, d := range []string{"/tmp", "/dev/shm", "/var/tmp"} {
+		if _, err := os.Lstat(filepath.Join(d, "leftover-"+pid)); err == nil {
+			t.Errorf("%s/leftover-%s was left behind", d, pid)
+		}
 	}
 }

@@ -1,0 +1,354 @@
+package class_test
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+
+	"github.com/mcplab/mcplab/grading/class"
+	"github.com/mcplab/mcplab/grading/report"
+	"github.com/mcplab/mcplab/grading/sandbox"
+)
+
+// hostileNames are folder names a student may choose to attack the
+// gradebook and the results folder; each holds a correct server.
+var hostileNames = []string{
+	`=HYPERLINK("evil.example","click")`, "+SUM(1,2)", "@cmd", "-2+3", "\tTAB", "esc\x1b[31mred", "cr\rname",
+	"grades.csv", "summary.md", class.StudentsDir,
+}
+
+// hostileRow is a row of the hostile table of EXPECTED.md.
+type hostileRow struct {
+	outcome, score string
+	failed, flags  []string
+}
+
+// readHostile parses the table of hostile submissions of EXPECTED.md.
+func readHostile(t *testing.T) map[string]hostileRow {
+	t.Helper()
+	rows := map[string]hostileRow{}
+	for _, c := range expectedRows(t, 6) {
+		if strings.HasPrefix(c[0], "hostile-") {
+			rows[c[0]] = hostileRow{outcome: c[1], score: c[2], failed: cellList(c[3]), flags: cellList(c[4])}
+		}
+	}
+	if len(rows) < 8 {
+		t.Fatalf("EXPECTED.md: only %d hostile rows read; has its table changed shape?", len(rows))
+	}
+	return rows
+}
+
+// hostileClass makes a class of every hostile submission, adding what git
+// cannot hold (a .git folder, a FIFO, a sparse file, the lab binary, the
+// port of a listener), and the correct bash server under each of
+// hostileNames. It returns the submissions folder and a count of the
+// connections the listener took.
+func hostileClass(t *testing.T, rows map[string]hostileRow) (string, *atomic.Int64) {
+	t.Helper()
+	var names []string
+	for n := range rows {
+		names = append(names, n)
+	}
+	files := copyOf(t, names...)
+	good := copyOf(t, "sh-good")["sh-good/run"]
+	for _, n := range hostileNames {
+		files[n+"/run"] = good
+	}
+	subs := classOf(t, files)
+	at := func(p ...string) string { return filepath.Join(append([]string{subs}, p...)...) }
+
+	bin, err := labBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sandbox.CopyFile(bin, at("hostile-lab-copy", "lab"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var conns atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			c.Close()
+		}
+	}()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	if err := os.WriteFile(at("hostile-network", "port"), []byte(port+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(at("hostile-git-zero", ".git", "refs", "heads"), 0o755))
+	must(os.WriteFile(at("hostile-git-zero", ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+	must(os.Symlink("/dev/zero", at("hostile-git-zero", ".git", "refs", "heads", "main")))
+	must(os.Symlink("/dev/zero", at("hostile-git-zero", ".git", "packed-refs")))
+	must(os.Mkdir(at("hostile-git-fifo", ".git"), 0o755))
+	must(syscall.Mkfifo(at("hostile-git-fifo", ".git", "HEAD"), 0o644))
+	must(syscall.Mkfifo(at("hostile-git-fifo", "pipe"), 0o644))
+	big, err := os.Create(at("hostile-unidentified", "big.bin"))
+	must(err)
+	must(big.Truncate(600 << 20))
+	must(big.Close())
+	return subs, &conns
+}
+
+// checkHostile grades the hostile class in sb as lab grade-class does, and
+// checks that it held: results only inside a fresh results folder, a row
+// for every student, the copies flagged, a gradebook safe in a
+// spreadsheet, nothing of a student left on the machine.
+func checkHostile(t *testing.T, sb sandbox.Sandbox) {
+	rows := readHostile(t)
+	subs, conns := hostileClass(t, rows)
+	base := openDir(t)
+
+	// A results folder that is a link, or a folder the grader did not make,
+	// is refused, and nothing is written through it.
+	victim := filepath.Join(openDir(t), "victim")
+	if err := os.Mkdir(victim, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, filepath.Join(base, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := class.CreateOut(filepath.Join(base, "linked")); err == nil {
+		t.Error("CreateOut took a results folder that is a link")
+	}
+	if err := os.Mkdir(filepath.Join(base, "planted"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := class.CreateOut(filepath.Join(base, "planted")); err == nil {
+		t.Error("CreateOut took a folder it did not make")
+	}
+
+	outDir := filepath.Join(base, "results")
+	out, err := class.CreateOut(outDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	formats := []string{report.FormatJSON, report.FormatMarkdown}
+	work := openDir(t)
+	var writeErr error
+	opts := class.Options{Sandbox: sb, Jobs: 6, TimeScale: 2, Reference: reference(t), WorkDir: work,
+		OnResult: func(_, _ int, s *class.Student) {
+			if err := out.WriteStudent(s, formats); err != nil && writeErr == nil {
+				writeErr = err
+			}
+		}}
+	if sb.Name() == "container" {
+		opts.Root = filepath.Dir(subs)
+		opts.Share = []string{filepath.Join(testdata(t), "servers")}
+	}
+	c, err := class.Grade(context.Background(), subs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if writeErr != nil {
+		t.Fatal(writeErr)
+	}
+	if err := c.WriteGradebook(out); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// Every student has a result, as EXPECTED.md says.
+	got := map[string]*class.Student{}
+	for _, s := range c.Students {
+		got[s.Name] = s
+	}
+	if len(c.Students) != len(rows)+len(hostileNames) || c.Incomplete {
+		t.Errorf("%d students graded (incomplete %v), want %d", len(c.Students), c.Incomplete, len(rows)+len(hostileNames))
+	}
+	check := func(name string, w hostileRow) {
+		s := got[name]
+		if s == nil {
+			t.Errorf("%q: not graded", name)
+			return
+		}
+		r := s.Result
+		score := "-"
+		if r.Gradable {
+			score = strconv.Itoa(r.Score) + "/" + strconv.Itoa(r.MaxScore)
+		}
+		anyScore, anyFailed := w.score == "any", slices.Equal(w.failed, []string{"any"})
+		if string(r.Outcome.Kind) != w.outcome || !anyScore && score != w.score ||
+			!anyFailed && !slices.Equal(r.Failed(), w.failed) || !slices.Equal(s.Flags, w.flags) {
+			t.Errorf("%s sandbox, %q: outcome %s, score %s, failed %v, flags %v; want %s, %s, %v, %v\n(%s)",
+				sb.Name(), name, r.Outcome.Kind, score, r.Failed(), s.Flags, w.outcome, w.score, w.failed, w.flags, r.Outcome.Detail)
+		}
+	}
+	for name, w := range rows {
+		check(name, w)
+	}
+	for _, name := range hostileNames {
+		check(name, hostileRow{outcome: "passed", score: "21/21"})
+	}
+	if s := got["hostile-lab-copy"]; s != nil && !strings.Contains(s.Result.Outcome.Detail, "copy of the lab binary") {
+		t.Errorf("hostile-lab-copy: the outcome does not tell the teacher: %s", s.Result.Outcome.Detail)
+	}
+
+	// The grader wrote only inside its own results folder, and no link.
+	if entries, _ := os.ReadDir(victim); len(entries) > 0 {
+		t.Errorf("something was written through the linked results folder: %v", entries)
+	}
+	if _, err := os.Lstat("/tmp/hostile-proc-pwned"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("/tmp/hostile-proc-pwned exists (%v): a link planted by a student was followed", err)
+	}
+	var students []string
+	err = filepath.WalkDir(outDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type()&fs.ModeSymlink != 0 || !(d.IsDir() || d.Type().IsRegular()) {
+			t.Errorf("%s in the results is not a plain file or folder", p)
+		}
+		if filepath.Dir(p) == filepath.Join(outDir, class.StudentsDir) {
+			students = append(students, d.Name())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(students) != len(c.Students) {
+		t.Errorf("%d student folders in the results, want %d", len(students), len(c.Students))
+	}
+
+	// grades.csv has a row for every student, and opens safely.
+	data, err := os.ReadFile(filepath.Join(outDir, "grades.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, err := csv.NewReader(strings.NewReader(string(data))).ReadAll()
+	if err != nil {
+		t.Fatalf("grades.csv does not parse: %v", err)
+	}
+	if len(records) != len(c.Students)+1 {
+		t.Errorf("grades.csv has %d rows, want a header and %d", len(records), len(c.Students))
+	}
+	for _, rec := range records {
+		for _, cell := range rec {
+			if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+				t.Errorf("grades.csv: a cell a spreadsheet would run: %q", cell)
+			}
+			if strings.ContainsFunc(cell, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+				t.Errorf("grades.csv: a control character in %q", cell)
+			}
+		}
+	}
+
+	// Nothing of a student is left: no network reached, no process, no file
+	// in the scratch folders, no mount, no workspace.
+	if conns.Load() != 0 {
+		t.Errorf("a student reached a listener on 127.0.0.1 %d time(s)", conns.Load())
+	}
+	if p, ok := sb.(*sandbox.Process); ok {
+		for slot := range opts.Jobs {
+			uid, _, err := p.User(slot)
+			if err != nil || uid < 0 {
+				continue
+			}
+			if left := processesOf(uid); len(left) > 0 {
+				t.Errorf("uid %d still runs %v", uid, left)
+			}
+			for _, d := range []string{"/tmp", "/var/tmp", "/dev/shm"} {
+				if left := ownedBy(d, uid); len(left) > 0 {
+					t.Errorf("uid %d left %v", uid, left)
+				}
+			}
+		}
+	}
+	for _, d := range []string{"/tmp", "/var/tmp", "/dev/shm"} {
+		matches, _ := filepath.Glob(filepath.Join(d, "hostile-*"))
+		if len(matches) > 0 {
+			t.Errorf("left behind: %v", matches)
+		}
+	}
+	mounts, _ := os.ReadFile("/proc/self/mounts")
+	if strings.Contains(string(mounts), work) {
+		t.Errorf("a workspace is still mounted under %s", work)
+	}
+	if entries, _ := os.ReadDir(work); len(entries) > 0 {
+		t.Errorf("the workspaces' folder was left: %v", entries)
+	}
+}
+
+// processesOf lists the pids of uid's processes.
+func processesOf(uid int) []string {
+	var pids []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		info, err := os.Stat(filepath.Join("/proc", e.Name()))
+		if err != nil {
+			continue
+		}
+		if st, ok := info.Sys().(*syscall.Stat_t); ok && int(st.Uid) == uid {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
+}
+
+// ownedBy lists the entries of dir that belong to uid.
+func ownedBy(dir string, uid int) []string {
+	var out []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		info, err := os.Lstat(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		if st, ok := info.Sys().(*syscall.Stat_t); ok && int(st.Uid) == uid {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
+func TestHostileClassProcessSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: grading the hostile class takes a while")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: without it the process sandbox keeps the grader's user, and holds much less (see README)")
+	}
+	t.Parallel()
+	sb := processSandbox(t).(*sandbox.Process)
+	sb.WorkspaceSize = 256 << 20
+	checkHostile(t, sb)
+}
+
+func TestHostileClassContainerSandbox(t *testing.T) {
+	sb := containerSandbox(t).(*sandbox.Container)
+	t.Parallel()
+	sb.WorkspaceSize = 256 << 20
+	checkHostile(t, sb)
+}
