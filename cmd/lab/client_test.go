@@ -158,33 +158,23 @@ func TestServeNotes(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer that a command writes while a test reads.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // lab serve tickets listens where told, says where on stderr, answers the
 // reference client, and stops cleanly when interrupted.
 func TestServeTickets(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stderr := &syncBuffer{}
+	var mu sync.Mutex
+	var stderr strings.Builder
+	logged := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return stderr.String()
+	}
 	listening := make(chan string, 1)
 	logw := writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
 		stderr.Write(p)
+		mu.Unlock()
 		if _, rest, ok := strings.Cut(string(p), "listening on "); ok {
 			select {
 			case listening <- strings.Fields(rest)[0]:
@@ -200,7 +190,7 @@ func TestServeTickets(t *testing.T) {
 	select {
 	case url = <-listening:
 	case code := <-done:
-		t.Fatalf("exited %d before listening: %s", code, stderr)
+		t.Fatalf("exited %d before listening: %s", code, logged())
 	}
 	c, err := mcpclient.Connect(ctx, &mcpclient.HTTP{URL: url}, mcpclient.Options{Timeout: 10 * time.Second})
 	if err != nil {
@@ -212,8 +202,8 @@ func TestServeTickets(t *testing.T) {
 		t.Fatalf("got %+v, %v", r, err)
 	}
 	cancel()
-	if code := <-done; code != exitOK || !strings.Contains(stderr.String(), "tickets: stopped") {
-		t.Errorf("exit %d, stderr %s", code, stderr)
+	if code := <-done; code != exitOK || !strings.Contains(logged(), "tickets: stopped") {
+		t.Errorf("exit %d, stderr %s", code, logged())
 	}
 }
 

@@ -96,14 +96,9 @@ const wantTicket = "T-104 (open): Nightly queue stalls; workers stop heartbeatin
 // stdioPipes starts the ticket system's server core on stdio over OS pipes
 // and returns the client's ends.
 func stdioPipes(b *testing.B) (clientIn, clientOut *os.File, stop func()) {
-	serverIn, clientOut, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	clientIn, serverOut, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := newPipes(b)
+	serverIn, serverOut := p.serverIn, p.serverOut
+	clientIn, clientOut = p.clientIn, p.clientOut
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

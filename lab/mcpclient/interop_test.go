@@ -85,15 +85,28 @@ func checkPeerNamed(t *testing.T, tr mcpclient.Transport, serverName string) {
 
 const patienceInterop = 10 * time.Second
 
+// pipes are the two OS pipes between a client and a server in the same
+// process, as a child process would have them.
+type pipes struct {
+	serverIn, serverOut, clientIn, clientOut *os.File
+}
+
+func newPipes(tb testing.TB) pipes {
+	tb.Helper()
+	var p pipes
+	var err error
+	if p.serverIn, p.clientOut, err = os.Pipe(); err != nil {
+		tb.Fatal(err)
+	}
+	if p.clientIn, p.serverOut, err = os.Pipe(); err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
 func TestInteropGoSDKStdio(t *testing.T) {
-	serverIn, clientOut, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	clientIn, serverOut, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := newPipes(t)
+	serverIn, serverOut, clientIn, clientOut := p.serverIn, p.serverOut, p.clientIn, p.clientOut
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
@@ -146,14 +159,8 @@ func mcpgoServer() *mcpgoserver.MCPServer {
 }
 
 func TestInteropMCPGoStdio(t *testing.T) {
-	serverIn, clientOut, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	clientIn, serverOut, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := newPipes(t)
+	serverIn, serverOut, clientIn, clientOut := p.serverIn, p.serverOut, p.clientIn, p.clientOut
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
