@@ -224,6 +224,10 @@ func judgeFraming(ev *evidence, t *tally) {
 			how = "that were cut across two or more writes"
 		}
 		what := fmt.Sprintf("%d of the %d lines %s got no answer of their own: %s", len(lost), len(g.lines), how, listSome(lost, 3))
+		if len(g.lines) == 1 {
+			how = strings.Replace(strings.Replace(how, "that were", "that was", 1), "that ended", "that ends", 1)
+			what = fmt.Sprintf("the one line %s got no answer of its own: %s", how, lost[0])
+		}
 		if nullLost {
 			_, _, count := nullCount(ev.lines, 0)
 			what += " (" + count + ")"
