@@ -96,6 +96,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg.ID, e)
 		return
 	}
+	if level := readMeta(msg.Params).LogLevel; level != "" && levelRank(level) < 0 {
+		writeError(w, http.StatusBadRequest, msg.ID, wire.Errorf(wire.CodeInvalidParams,
+			"Invalid params: %q is not a log level; the levels are %s", level, strings.Join(logLevels, ", ")))
+		return
+	}
 	conn := h.Server.NewConn()
 	if h.EventStream == nil || !h.EventStream(msg.Method) || !acceptsStream(r.Header) {
 		reply := conn.Answer(r.Context(), body)

@@ -124,6 +124,8 @@ func TestHandler(t *testing.T) {
 		{"GET", post{method: http.MethodGet}, 405, "text/plain; charset=utf-8", "POST only"},
 		{"foreign origin", post{body: list, headers: with("Origin", "https://evil.example")}, 403, "application/json", "may not use this local server"},
 		{"local origin", post{body: list, headers: h("Origin", "http://localhost:3000", "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/list")}, 200, "application/json", ""},
+		{"unknown log level", post{body: strings.Replace(callWithMeta, `"info"`, `"loud"`, 1), headers: good}, 400, "application/json",
+			`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid params: \"loud\" is not a log level; the levels are debug, info, notice, warning, error, critical, alert, emergency"}}` + "\n"},
 		{"wrong content type", post{body: list, headers: with("Content-Type", "text/plain")}, 415, "application/json", "application/json"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
