@@ -40,6 +40,28 @@ func TestGradeClassUsageErrorsExit2(t *testing.T) {
 	}
 }
 
+// labForClass builds the lab into a fresh folder the sandbox users may
+// pass through, and returns the folder, the binary and the test servers'
+// folder.
+func labForClass(t *testing.T) (dir, bin, servers string) {
+	t.Helper()
+	dir = t.TempDir()
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin = filepath.Join(dir, "lab")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	servers, err := filepath.Abs(filepath.Join("..", "..", "grading", "testdata", "servers"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, bin, servers
+}
+
 // TestGradeClass builds the lab and grades a small class with it, end to
 // end: calibration, the process sandbox (the lab re-executed as its
 // launcher), the reports, the gradebook and the summary.
@@ -47,21 +69,7 @@ func TestGradeClass(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds the lab and grades a class")
 	}
-	dir := t.TempDir()
-	for _, d := range []string{dir, filepath.Dir(dir)} {
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	bin := filepath.Join(dir, "lab")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	servers, err := filepath.Abs(filepath.Join("..", "..", "grading", "testdata", "servers"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, bin, servers := labForClass(t)
 	subs := filepath.Join(dir, "class")
 	for name, run := range map[string]string{
 		"ann":  "#!/bin/sh\nexec bash " + servers + "/student_sh/server.sh\n",
@@ -119,20 +127,7 @@ func TestGradeClassStopsOnSIGTERM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds the lab and grades a class")
 	}
-	dir := t.TempDir()
-	for _, d := range []string{dir, filepath.Dir(dir)} {
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	bin := filepath.Join(dir, "lab")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	servers, err := filepath.Abs(filepath.Join("..", "..", "grading", "testdata", "servers"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, bin, servers := labForClass(t)
 	subs := filepath.Join(dir, "class")
 	for name, run := range map[string]string{
 		"ann": "#!/bin/sh\nexec bash " + servers + "/student_sh/server.sh\n",

@@ -3,8 +3,11 @@ package class_test
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/class"
 )
 
@@ -73,6 +76,68 @@ func TestIdentifyCommit(t *testing.T) {
 			writeFiles(t, dir, c.files)
 			if got := class.Identify(dir).Commit; got != c.want {
 				t.Errorf("commit %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// Identifying a submission reads only regular files inside it: a HEAD that
+// is a FIFO or leads to /dev/zero, a .git that leads out, a FIFO among the
+// files, none of them hangs the grader or makes it read without end.
+func TestIdentifyHostile(t *testing.T) {
+	cases := map[string]func(dir string) error{
+		"HEAD is a FIFO": func(dir string) error {
+			if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+				return err
+			}
+			return syscall.Mkfifo(filepath.Join(dir, ".git", "HEAD"), 0o644)
+		},
+		"HEAD links to /dev/zero": func(dir string) error {
+			if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+				return err
+			}
+			return os.Symlink("/dev/zero", filepath.Join(dir, ".git", "HEAD"))
+		},
+		"a ref links to /dev/zero": func(dir string) error {
+			writeFiles(t, dir, map[string]string{".git/HEAD": "ref: refs/heads/main\n"})
+			if err := os.MkdirAll(filepath.Join(dir, ".git", "refs", "heads"), 0o755); err != nil {
+				return err
+			}
+			if err := os.Symlink("/dev/zero", filepath.Join(dir, ".git", "refs", "heads", "main")); err != nil {
+				return err
+			}
+			return os.Symlink("/dev/zero", filepath.Join(dir, ".git", "packed-refs"))
+		},
+		".git links out": func(dir string) error { return os.Symlink("/", filepath.Join(dir, ".git")) },
+		"gitdir leads out": func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, ".git"), []byte("gitdir: /dev\n"), 0o644)
+		},
+		"a FIFO and a device link among the files": func(dir string) error {
+			if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+				return err
+			}
+			return os.Symlink("/dev/zero", filepath.Join(dir, "zero"))
+		},
+	}
+	for name, plant := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "sub")
+			writeFiles(t, dir, map[string]string{"run": "#!/bin/sh\n"})
+			if err := plant(dir); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan struct{})
+			var id *grading.Submission
+			go func() { id = class.Identify(dir); close(done) }()
+			timer := time.NewTimer(30 * time.Second)
+			defer timer.Stop()
+			select {
+			case <-done:
+			case <-timer.C:
+				t.Fatal("Identify still runs after 30 s")
+			}
+			if id.Commit != "" || len(id.Hash) != len("sha256:")+64 {
+				t.Errorf("identity %+v, want a hash and no commit", id)
 			}
 		})
 	}
