@@ -1,6 +1,6 @@
 // Command lab is mcplab: a teaching lab for JSON-RPC and MCP on the wire.
 //
-//	lab run        play lesson 1's scripted client against a server
+//	lab run        play a lesson's scripted client against a server
 //	lab serve      run a reference server on stdio
 //	lab grade      grade any stdio server
 //	lab grade-class grade a whole class of submissions
@@ -60,8 +60,8 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"run", "play lesson 1's scripted client against a server and print the transcript", runCmd},
-		{"serve", "run a reference server on stdio (lab serve reader)", serveCmd},
+		{"run", "play a lesson's scripted client against a server and print the transcript (--lesson N)", runCmd},
+		{"serve", "run a lesson's reference server on stdio: lab serve NAME (reader, helpdesk, ...)", serveCmd},
 		{"grade", "grade a stdio server: lab grade [flags] -- COMMAND [ARGS...]", gradeCmd},
 		{"grade-class", "grade every submission folder of a class", gradeClassCmd},
 		{"capture", "record a session with a stdio server: lab capture OUT FILE.jsonl -- COMMAND...", captureCmd},
