@@ -308,9 +308,14 @@ func judgeOnce(ev *evidence, t *tally) {
 			notifications++
 		}
 	}
-	// A server that said nothing, or died early, has not shown that it
-	// keeps quiet about notifications: it was never asked properly.
-	if notifications > 0 && len(ev.answers) > 0 && !run.EarlyExit {
+	// A server that answered no line (it said nothing, or only junk), or
+	// died early, has not shown that it keeps quiet about notifications: it
+	// was never asked properly.
+	answered := false
+	for _, l := range ev.lines {
+		answered = answered || l.got != nil
+	}
+	if notifications > 0 && answered && !run.EarlyExit {
 		t.test(checkSilent)
 	}
 	// Extra parse and invalid-request errors are a server answering a line
