@@ -9,6 +9,7 @@
 //	lab call       call one tool of the configured MCP servers
 //	lab capture    record a session with a stdio server
 //	lab validate   check messages against the MCP 2026-07-28 schema
+//	lab assignment write a student repository with CI that grades each push
 //	lab version    print the version
 //
 // Run "lab help COMMAND" for the flags of each.
@@ -69,6 +70,7 @@ func commands() []command {
 		{"client", "lesson 3's reference MCP client: JSON commands on stdin, JSON answers on stdout", clientCmd},
 		{"tools", "list the tools of the configured MCP servers, as a model would see them", toolsCmd},
 		{"call", "call one tool of the configured MCP servers: lab call NAME [ARGS-JSON]", callCmd},
+		{"assignment", "write a student repository: a lesson's starter, run scripts and CI files that grade every push", assignmentCmd},
 		{"version", "print the lab's version", versionCmd},
 	}
 }

@@ -1,0 +1,273 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
+	"github.com/mcplab/mcplab/lessons"
+)
+
+const assignmentUsage = `assignment --lesson N --lang go|python|javascript [flags] DIR
+
+Writes a student repository into DIR (which must not exist, or be an empty
+folder): the lesson's starter in that language, the "run" script the grader
+starts (and "build" for Go), README.md for the student (the starter's own
+README becomes STARTER.md), and CI files that grade every push with this
+lab's version:
+  .github/workflows/grade.yml   GitHub Actions; GitHub Classroom reads its
+                                "Points X/Y" line, the job summary gets the
+                                Markdown report
+  .gitlab-ci.yml                GitLab CI; the JUnit report is the job's
+                                test report artifact`
+
+// modulePath is the lab's Go module, as CI installs it.
+const modulePath = "github.com/mcplab/mcplab"
+
+// releaseVersion matches a semantic version tag, the only kind of version
+// the CI files may pin (it goes into YAML and shell unquoted).
+var releaseVersion = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+
+func assignmentCmd(_ context.Context, e *env, args []string) (int, error) {
+	fs := newFlags("assignment", assignmentUsage, e.stderr)
+	lesson := fs.Int("lesson", 1, "the lesson whose starter to hand out")
+	lang := fs.String("lang", "", "the starter's language: "+strings.Join(lessons.StarterLanguages(), ", "))
+	labVersion := fs.String("lab-version", "", "the lab release CI installs (default: this lab's own version)")
+	timeScale := fs.Float64("time-scale", 2, "CI's deadline multiplier (shared runners are slower than a laptop)")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return exitCannot, err
+	}
+	if len(rest) != 1 {
+		return exitCannot, usagef("name one folder to write the assignment to, for example: lab assignment --lesson 1 --lang python lesson1")
+	}
+	if !contains(lessons.StarterLanguages(), *lang) {
+		return exitCannot, usagef("-lang must be one of %s", strings.Join(lessons.StarterLanguages(), ", "))
+	}
+	if *timeScale <= 0 || *timeScale > 100 {
+		return exitCannot, usagef("-time-scale must be more than 0 and at most 100")
+	}
+	v := *labVersion
+	if v == "" {
+		v = ownVersion()
+	}
+	if !releaseVersion.MatchString(v) {
+		if *labVersion == "" {
+			return exitCannot, usagef("this lab has no release version (it is %q), so the CI files would not know which lab to install: pass -lab-version vX.Y.Z, a release of %s", v, modulePath)
+		}
+		return exitCannot, usagef("-lab-version %q is not a release version such as v1.2.3", v)
+	}
+	m, err := lessons.Get(*lesson)
+	if err != nil {
+		return exitCannot, usageError{err.Error()}
+	}
+	files, err := assignmentFiles(m, *lang, v, *timeScale)
+	if err != nil {
+		return exitCannot, err
+	}
+	if err := writeNewTree(rest[0], files); err != nil {
+		return exitCannot, err
+	}
+	fmt.Fprintf(e.stderr, "lab assignment: lesson %d (%s), %s starter, grading with lab %s, written to %s\n", m.Number, m.Title, *lang, v, rest[0])
+	return exitOK, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ownVersion is the lab's version: the one stamped at build time, or the
+// module version `go install ...@vX.Y.Z` recorded.
+func ownVersion() string {
+	if version != "dev" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return version
+}
+
+// goSeries is the Go release CI sets up to install the lab: the series
+// this lab was built with, which meets the lab's go.mod.
+func goSeries() string {
+	m := regexp.MustCompile(`^go([0-9]+)\.([0-9]+)`).FindStringSubmatch(runtime.Version())
+	if m == nil {
+		return "stable"
+	}
+	return m[1] + "." + m[2]
+}
+
+// newFile is one file of a tree writeNewTree writes.
+type newFile struct {
+	name string // slash-separated, inside the tree
+	data []byte
+	exec bool
+}
+
+// langSetup says how a starter in one language is built and started.
+type langSetup struct {
+	build string // the build script's body, "" for none
+	run   string // the run script's body
+	needs string // what the server needs, for the README
+	main  string // the file the student edits
+}
+
+func setupFor(lang string) langSetup {
+	switch lang {
+	case "go":
+		return langSetup{
+			build: `# Build step, run once before grading: compile the server into $LAB_WORK.
+set -eu
+: "${LAB_WORK:?LAB_WORK must name a folder to build the server into}"
+cd "$(dirname "$0")"
+exec go build -o "$LAB_WORK/server" .
+`,
+			run: `# Start the server ./build compiled, on stdio.
+: "${LAB_WORK:?LAB_WORK must name the folder ./build wrote the server to}"
+exec "$LAB_WORK/server"
+`,
+			needs: "Go", main: "main.go",
+		}
+	case "python":
+		return langSetup{run: "# Start the server on stdio.\nexec python3 \"$(dirname \"$0\")/server.py\"\n", needs: "Python 3", main: "server.py"}
+	default:
+		return langSetup{run: "# Start the server on stdio.\nexec node \"$(dirname \"$0\")/server.js\"\n", needs: "Node", main: "server.js"}
+	}
+}
+
+// assignmentFiles returns every file of the student repository.
+func assignmentFiles(m *lessons.Manifest, lang, labVersion string, timeScale float64) ([]newFile, error) {
+	starter, err := m.Starter(lang)
+	if err != nil {
+		return nil, err
+	}
+	ls := setupFor(lang)
+	var out []newFile
+	hasMain := false
+	for _, f := range starter {
+		name := f.Name
+		if name == "README.md" {
+			name = "STARTER.md"
+		}
+		if name == ls.main {
+			hasMain = true
+		}
+		out = append(out, newFile{name: name, data: f.Data})
+	}
+	if !hasMain {
+		return nil, fmt.Errorf("lesson %d's %s starter has no %s", m.Number, lang, ls.main)
+	}
+	if ls.build != "" {
+		out = append(out, newFile{name: "build", data: []byte("#!/bin/sh\n" + ls.build), exec: true})
+	}
+	out = append(out, newFile{name: "run", data: []byte("#!/bin/sh\n" + ls.run), exec: true})
+	p := ciParams{Lesson: m.Number, Title: m.Title, Lang: lang, Version: labVersion, Go: goSeries(),
+		Scale: fmt.Sprintf("%g", timeScale), Build: ls.build != "", Main: ls.main, Needs: ls.needs}
+	out = append(out,
+		newFile{name: "README.md", data: []byte(studentReadme(p))},
+		newFile{name: ".github/workflows/grade.yml", data: []byte(githubWorkflow(p))},
+		newFile{name: ".gitlab-ci.yml", data: []byte(gitlabCI(p))},
+	)
+	return out, nil
+}
+
+// writeNewTree writes files into dir, which must not exist or be an empty
+// folder (not a link). Every file is created new, through an os.Root, so
+// no link is followed; on failure, what it made is removed.
+func writeNewTree(dir string, files []newFile) (err error) {
+	made := false
+	info, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+			return fmt.Errorf("making the folder above %s: %w", dir, err)
+		}
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			return fmt.Errorf("making %s: %w", dir, err)
+		}
+		made = true
+	case err != nil:
+		return fmt.Errorf("looking at %s: %w", dir, err)
+	case info.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("%s is a link: name a new folder, or an empty one, to write the assignment to", dir)
+	case !info.IsDir():
+		return fmt.Errorf("%s is a file, not a folder: name a new folder to write the assignment to", dir)
+	default:
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", dir, err)
+		}
+		if len(entries) > 0 {
+			return fmt.Errorf("%s is not empty (it holds %s): the assignment is written only to a new or empty folder, so nothing is overwritten", dir, entries[0].Name())
+		}
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", dir, err)
+	}
+	defer root.Close()
+	var written []string
+	defer func() {
+		if err == nil {
+			return
+		}
+		if made {
+			_ = os.RemoveAll(dir) // RemoveAll does not follow links
+			return
+		}
+		for i := len(written) - 1; i >= 0; i-- {
+			_ = root.Remove(written[i])
+		}
+	}()
+	for _, f := range files {
+		if !fs.ValidPath(f.name) {
+			return fmt.Errorf("%q is not a path inside the assignment", f.name)
+		}
+		if d := path.Dir(f.name); d != "." {
+			parts := strings.Split(d, "/")
+			for i := range parts {
+				sub := strings.Join(parts[:i+1], "/")
+				if err := root.Mkdir(sub, 0o755); err == nil {
+					written = append(written, sub)
+				} else if !errors.Is(err, fs.ErrExist) {
+					return fmt.Errorf("making %s: %w", sub, err)
+				}
+			}
+		}
+		mode := os.FileMode(0o644)
+		if f.exec {
+			mode = 0o755
+		}
+		w, err := root.OpenFile(f.name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", f.name, err)
+		}
+		written = append(written, f.name)
+		_, werr := w.Write(f.data)
+		if cerr := w.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return fmt.Errorf("writing %s: %w", f.name, werr)
+		}
+		// The umask may have taken the execute bits; scripts need them.
+		if err := root.Chmod(f.name, mode); err != nil {
+			return fmt.Errorf("setting the mode of %s: %w", f.name, err)
+		}
+	}
+	return nil
+}

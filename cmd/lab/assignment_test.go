@@ -1,0 +1,303 @@
+package main
+
+import (
+	"encoding/xml"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/mcplab/mcplab/lessons"
+)
+
+// testScale stretches the CI files' deadlines on this machine, which runs
+// several engineers' tests at once (the starters' own tests use 4 too): the
+// checks a starter passes do not depend on it, only a slow start would.
+const testScale = "4"
+
+type ghWorkflow struct {
+	On   map[string]any `yaml:"on"`
+	Jobs map[string]struct {
+		RunsOn string            `yaml:"runs-on"`
+		Env    map[string]string `yaml:"env"`
+		Steps  []struct {
+			ID   string         `yaml:"id"`
+			Name string         `yaml:"name"`
+			Uses string         `yaml:"uses"`
+			With map[string]any `yaml:"with"`
+			Run  string         `yaml:"run"`
+		} `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+type glJob struct {
+	Image        string            `yaml:"image"`
+	Variables    map[string]string `yaml:"variables"`
+	BeforeScript []string          `yaml:"before_script"`
+	Script       []string          `yaml:"script"`
+	Artifacts    struct {
+		When    string            `yaml:"when"`
+		Reports map[string]string `yaml:"reports"`
+	} `yaml:"artifacts"`
+}
+
+// statedScore reads the score a starter's README gives it as shipped: its
+// own table's "**Score** | **X of Y**" row, or the lesson's starters table
+// "| as shipped | X/Y |".
+func statedScore(t *testing.T, m *lessons.Manifest, lang string) (int, int) {
+	t.Helper()
+	dir := filepath.Join("..", "..", "lessons", m.Dir, "starter")
+	for _, c := range []struct{ file, re string }{
+		{filepath.Join(dir, lang, "README.md"), `\*\*Score\*\* \| \*\*(\d+) of (\d+)\*\*`},
+		{filepath.Join(dir, "README.md"), `(?m)^\| as shipped \| (\d+)/(\d+) \|`},
+	} {
+		data, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sm := regexp.MustCompile(c.re).FindStringSubmatch(string(data)); sm != nil {
+			x, _ := strconv.Atoi(sm[1])
+			y, _ := strconv.Atoi(sm[2])
+			return x, y
+		}
+	}
+	t.Fatalf("no README of lesson %d's %s starter states its score", m.Number, lang)
+	return 0, 0
+}
+
+// runCI runs shell lines as CI would, in dir, with the freshly built lab
+// first on PATH, and returns the exit status and output.
+func runCI(t *testing.T, dir, labDir, script string, vars map[string]string, extra ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+labDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	for k, v := range vars {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Env = append(cmd.Env, "LAB_TIME_SCALE="+testScale)
+	cmd.Env = append(cmd.Env, extra...)
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running the CI step: %v", err)
+	}
+	return code, string(out)
+}
+
+// TestAssignmentCI writes every lesson's assignment in every language,
+// parses its CI files with a YAML library, runs their grading steps here
+// with a freshly built lab, and checks each starter gets the score its
+// README states, in GitHub's Points line and job summary and in GitLab's
+// JUnit report.
+func TestAssignmentCI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the lab and grades six starters twice")
+	}
+	labDir, _, _ := labForClass(t)
+	all, err := lessons.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range all {
+		for _, lang := range lessons.StarterLanguages() {
+			if _, err := m.Starter(lang); err != nil {
+				continue
+			}
+			n++
+			t.Run(fmt.Sprintf("lesson%d-%s", m.Number, lang), func(t *testing.T) {
+				t.Parallel()
+				testAssignment(t, m, lang, labDir)
+			})
+		}
+	}
+	if n < 6 {
+		t.Fatalf("only %d starters: lessons 1 and 2 each have three", n)
+	}
+}
+
+func testAssignment(t *testing.T, m *lessons.Manifest, lang, labDir string) {
+	want, max := statedScore(t, m, lang)
+	wantExit := 0
+	if want < max {
+		wantExit = 1
+	}
+	for _, ci := range []string{"github", "gitlab"} {
+		dir := filepath.Join(t.TempDir(), "repo")
+		if code, _, errOut := lab(t, "assignment", "--lesson", strconv.Itoa(m.Number), "--lang", lang, "--lab-version", "v0.9.1", dir); code != 0 {
+			t.Fatalf("lab assignment: exit %d: %s", code, errOut)
+		}
+		for _, f := range []string{"run", "README.md", "STARTER.md"} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+				t.Errorf("the assignment has no %s", f)
+			}
+		}
+		if info, err := os.Stat(filepath.Join(dir, "run")); err != nil || info.Mode()&0o111 == 0 {
+			t.Errorf("run is not executable: %v", info)
+		}
+		readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
+		if !strings.Contains(string(readme), "go install github.com/mcplab/mcplab/cmd/lab@v0.9.1") {
+			t.Errorf("README.md does not say how to install the pinned lab:\n%s", readme)
+		}
+		switch ci {
+		case "github":
+			data, err := os.ReadFile(filepath.Join(dir, ".github", "workflows", "grade.yml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var wf ghWorkflow
+			if err := yaml.Unmarshal(data, &wf); err != nil {
+				t.Fatalf("grade.yml is not YAML: %v\n%s", err, data)
+			}
+			job, ok := wf.Jobs["grade"]
+			if !ok || job.RunsOn == "" || wf.On == nil {
+				t.Fatalf("grade.yml has no grade job with runs-on and triggers:\n%s", data)
+			}
+			if job.Env["LAB_VERSION"] != "v0.9.1" || job.Env["LAB_LESSON"] != strconv.Itoa(m.Number) {
+				t.Errorf("grade.yml env = %v", job.Env)
+			}
+			var grade, install string
+			uses := map[string]bool{}
+			for _, s := range job.Steps {
+				uses[strings.Split(s.Uses, "@")[0]] = true
+				if s.ID == "grade" {
+					grade = s.Run
+				}
+				if strings.Contains(s.Run, "go install") {
+					install = s.Run
+				}
+			}
+			if !uses["actions/checkout"] || !uses["actions/setup-go"] {
+				t.Errorf("grade.yml does not check out and set up Go: %v", uses)
+			}
+			if !strings.Contains(install, "github.com/mcplab/mcplab/cmd/lab@${LAB_VERSION}") {
+				t.Errorf("grade.yml does not install the pinned lab: %q", install)
+			}
+			if grade == "" {
+				t.Fatalf("grade.yml has no step with id grade:\n%s", data)
+			}
+			summary := filepath.Join(t.TempDir(), "summary.md")
+			code, out := runCI(t, dir, labDir, grade, job.Env, "GITHUB_STEP_SUMMARY="+summary, "GITHUB_ACTIONS=true")
+			if code != wantExit {
+				t.Errorf("GitHub grading step exited %d, want %d:\n%s", code, wantExit, out)
+			}
+			if wantLine := fmt.Sprintf("::notice title=Autograding complete::Points %d/%d\n", want, max); !strings.Contains(out, wantLine) {
+				t.Errorf("GitHub grading step did not print %q:\n%s", wantLine, out)
+			}
+			md, _ := os.ReadFile(summary)
+			if !strings.Contains(string(md), "| Result | Check | Points |") {
+				t.Errorf("the job summary has no Markdown report:\n%s", md)
+			}
+		case "gitlab":
+			data, err := os.ReadFile(filepath.Join(dir, ".gitlab-ci.yml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var jobs map[string]glJob
+			if err := yaml.Unmarshal(data, &jobs); err != nil {
+				t.Fatalf(".gitlab-ci.yml is not YAML: %v\n%s", err, data)
+			}
+			job, ok := jobs["grade"]
+			if !ok || job.Image == "" || len(job.Script) == 0 {
+				t.Fatalf(".gitlab-ci.yml has no grade job with an image and a script:\n%s", data)
+			}
+			if job.Artifacts.Reports["junit"] != "report.xml" || job.Artifacts.When != "always" {
+				t.Errorf(".gitlab-ci.yml does not keep the JUnit report: %+v", job.Artifacts)
+			}
+			if !strings.Contains(strings.Join(job.BeforeScript, "\n"), "github.com/mcplab/mcplab/cmd/lab@${LAB_VERSION}") {
+				t.Errorf(".gitlab-ci.yml does not install the pinned lab: %q", job.BeforeScript)
+			}
+			code, out := runCI(t, dir, labDir, strings.Join(job.Script, "\n"), job.Variables)
+			if code != wantExit {
+				t.Errorf("GitLab script exited %d, want %d:\n%s", code, wantExit, out)
+			}
+			x, err := os.ReadFile(filepath.Join(dir, "report.xml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var suites struct {
+				Suites []struct {
+					Props []struct {
+						Name  string `xml:"name,attr"`
+						Value string `xml:"value,attr"`
+					} `xml:"properties>property"`
+				} `xml:"testsuite"`
+			}
+			if err := xml.Unmarshal(x, &suites); err != nil || len(suites.Suites) != 1 {
+				t.Fatalf("report.xml is not one JUnit suite: %v\n%s", err, x)
+			}
+			got := map[string]string{}
+			for _, p := range suites.Suites[0].Props {
+				got[p.Name] = p.Value
+			}
+			if got["score"] != strconv.Itoa(want) || got["max_score"] != strconv.Itoa(max) {
+				t.Errorf("report.xml scores %s/%s, the README states %d/%d", got["score"], got["max_score"], want, max)
+			}
+		}
+	}
+}
+
+func TestAssignmentRefuses(t *testing.T) {
+	tmp := t.TempDir()
+	full := filepath.Join(tmp, "full")
+	if err := os.MkdirAll(full, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(full, "notes.txt"), []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(tmp, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(tmp, "link")
+	if err := os.Symlink(empty, link); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(tmp, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--lang", "go", "--lab-version", "v1.0.0", full}, "is not empty"},
+		{[]string{"--lang", "go", "--lab-version", "v1.0.0", link}, "is a link"},
+		{[]string{"--lang", "go", "--lab-version", "v1.0.0", file}, "is a file"},
+		{[]string{"--lang", "cobol", "--lab-version", "v1.0.0", filepath.Join(tmp, "a")}, "-lang must be one of go, python, javascript"},
+		{[]string{"--lang", "go", filepath.Join(tmp, "b")}, "pass -lab-version"},
+		{[]string{"--lang", "go", "--lab-version", "v1; rm -rf /", filepath.Join(tmp, "c")}, "not a release version"},
+		{[]string{"--lesson", "99", "--lang", "go", "--lab-version", "v1.0.0", filepath.Join(tmp, "d")}, "there is no lesson 99"},
+		{[]string{"--lang", "go", "--lab-version", "v1.0.0"}, "name one folder"},
+	} {
+		code, _, errOut := lab(t, append([]string{"assignment"}, c.args...)...)
+		if code != exitCannot || !strings.Contains(errOut, c.want) {
+			t.Errorf("lab assignment %q: exit %d, %q; want exit 2 saying %q", c.args, code, errOut, c.want)
+		}
+	}
+	if data, err := os.ReadFile(filepath.Join(full, "notes.txt")); err != nil || string(data) != "mine\n" {
+		t.Errorf("the non-empty folder was touched: %q %v", data, err)
+	}
+	if entries, _ := os.ReadDir(empty); len(entries) != 0 {
+		t.Errorf("writing through the link filled %s", empty)
+	}
+	for _, d := range []string{"a", "b", "c", "d"} {
+		if _, err := os.Lstat(filepath.Join(tmp, d)); err == nil {
+			t.Errorf("a refused assignment left %s behind", d)
+		}
+	}
+	// An empty folder is fine.
+	if code, _, errOut := lab(t, "assignment", "--lang", "python", "--lab-version", "v1.0.0", empty); code != 0 {
+		t.Errorf("lab assignment into an empty folder: exit %d: %s", code, errOut)
+	}
+}
