@@ -320,7 +320,14 @@ func TestCitedSections(t *testing.T) {
 	}
 }
 
-// readHeadings returns the Markdown headings of a file, without their #s,
+// plainHeading is a heading as a citation names it in plain text: without
+// its #s and without the backticks of code spans ("Tom's `ready`" is cited
+// as "Tom's ready").
+func plainHeading(line string) string {
+	return strings.ReplaceAll(strings.TrimSpace(strings.TrimLeft(line, "#")), "`", "")
+}
+
+// readHeadings returns the Markdown headings of a file in plain text,
 // leaving out lines inside fenced code blocks.
 func readHeadings(t *testing.T, path string) map[string]bool {
 	t.Helper()
@@ -342,7 +349,7 @@ func readHeadings(t *testing.T, path string) map[string]bool {
 			continue
 		}
 		if strings.HasPrefix(line, "#") {
-			set[strings.TrimSpace(strings.TrimLeft(line, "#"))] = true
+			set[plainHeading(line)] = true
 		}
 	}
 	return set
