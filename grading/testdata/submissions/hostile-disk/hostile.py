@@ -1,7 +1,9 @@
 """A hostile submission: it fills its scratch folder.
 
 It writes 32 MiB files into $LAB_WORK until a write fails or 1 GiB is
-written, keeps them, and then runs the correct Python server.
+written, and keeps them. When a write failed, it says so on stderr and
+exits with status 1, as a server that needs the room it could not get would;
+otherwise it runs the correct Python server.
 """
 import os
 import sys
@@ -17,7 +19,7 @@ while written < (1 << 30):
         written += len(chunk)
     except OSError as e:
         sys.stderr.write("hostile-disk: stopped after %d MiB: %s\n" % (written >> 20, os.strerror(e.errno or 0)))
-        break
+        sys.exit(1)
     i += 1
 sys.stderr.flush()
 here = os.path.dirname(os.path.abspath(__file__))
