@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/capture"
 	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/helpdesk"
@@ -177,5 +178,49 @@ func TestScenariosParse(t *testing.T) {
 		if _, err := scenario.ParseFile(f); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestReferenceServerScoresFullMarks grades the helpdesk with this lesson's
+// checks, as `lab grade --lesson 2 -- lab serve helpdesk` does, and also
+// checks every answer it gave against the official schema.
+func TestReferenceServerScoresFullMarks(t *testing.T) {
+	res, err := grading.Grade(context.Background(), grading.Options{Lesson: 2, LessonDir: os.DirFS("."), Starter: helpdeskInProcess(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Gradable || res.Score != res.MaxScore || len(res.Failed()) > 0 {
+		t.Fatalf("score %d/%d, failed %v, problem %q", res.Score, res.MaxScore, res.Failed(), res.Problem)
+	}
+	v, err := schema.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each scenario's traffic is one session, so that answers are checked
+	// against their requests' results and the legacy era is recognised.
+	answers := 0
+	sessions := map[string]*schema.Session{}
+	for _, ev := range res.Transcript {
+		s := sessions[ev.Scenario]
+		if s == nil {
+			s = v.NewSession()
+			sessions[ev.Scenario] = s
+		}
+		switch ev.Kind {
+		case grading.EventSend:
+			for _, line := range strings.Split(ev.Text, "\n") {
+				if strings.TrimSpace(line) != "" {
+					s.Check(schema.FromClient, []byte(line))
+				}
+			}
+		case grading.EventAnswer:
+			answers++
+			if vd := s.Check(schema.FromServer, []byte(ev.Text)); vd.Err != nil {
+				t.Errorf("scenario %s: the answer %s does not meet the schema: %v", ev.Scenario, ev.Text, vd.Err)
+			}
+		}
+	}
+	if answers == 0 {
+		t.Error("the transcript holds no answers")
 	}
 }
