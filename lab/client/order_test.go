@@ -43,7 +43,7 @@ func TestLessonOrderUnderLoad(t *testing.T) {
 	}
 	const (
 		runs         = 100
-		maxTries     = 300
+		maxTries     = 200
 		keptSchedule = 50 * time.Millisecond
 	)
 	keepCPUsBusy(t)
