@@ -26,13 +26,13 @@ func validateCmd(_ context.Context, e *env, args []string) (int, error) {
 	if len(paths) == 0 {
 		return exitCannot, usagef("name the wire files, recorded sessions or folders to check")
 	}
-	files, err := validateTargets(paths)
-	if err != nil {
-		return exitCannot, err
-	}
 	v, err := schema.Default()
 	if err != nil {
 		return exitInternal, err
+	}
+	files, err := validateTargets(v, paths)
+	if err != nil {
+		return exitCannot, err
 	}
 	failed := 0
 	for _, f := range files {
@@ -58,9 +58,9 @@ func validateCmd(_ context.Context, e *env, args []string) (int, error) {
 	return exitOK, nil
 }
 
-// validateTargets expands folders to the .json and .jsonl files under them,
-// in a stable order. It does not follow links out of a folder.
-func validateTargets(paths []string) ([]string, error) {
+// validateTargets expands folders to the files under them that hold
+// messages, in a stable order. It does not follow links out of a folder.
+func validateTargets(v *schema.Validator, paths []string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
 		st, err := os.Stat(p)
@@ -76,7 +76,7 @@ func validateTargets(paths []string) ([]string, error) {
 			if err != nil {
 				return err
 			}
-			if d.Type().IsRegular() && (strings.HasSuffix(path, ".jsonl") || strings.HasSuffix(path, ".json")) {
+			if d.Type().IsRegular() && wantedInFolder(v, path) {
 				found = append(found, path)
 			}
 			return nil
@@ -85,12 +85,27 @@ func validateTargets(paths []string) ([]string, error) {
 			return nil, fmt.Errorf("listing %s: %w", p, err)
 		}
 		if len(found) == 0 {
-			return nil, usagef("%s holds no .json or .jsonl file", p)
+			return nil, usagef("%s holds no .jsonl file, nor .json examples in folders named after a schema definition", p)
 		}
 		sort.Strings(found)
 		out = append(out, found...)
 	}
 	return out, nil
+}
+
+// wantedInFolder says whether a file found in a folder holds messages: every
+// .jsonl file does; a .json file only in a folder named after a schema
+// definition, as the official examples are kept, so that data files (a
+// lesson's tickets.json) are not taken for messages. A .json file named on
+// the command line is always checked.
+func wantedInFolder(v *schema.Validator, path string) bool {
+	switch {
+	case strings.HasSuffix(path, ".jsonl"):
+		return true
+	case strings.HasSuffix(path, ".json"):
+		return v.HasDef(filepath.Base(filepath.Dir(path)))
+	}
+	return false
 }
 
 func readBounded(path string, limit int64) ([]byte, error) {

@@ -110,8 +110,9 @@ func Run(ctx context.Context, starter client.Starter, input []byte, opts Options
 			continue
 		}
 		rec.add(Client, line)
-		if _, err := p.Stdin().Write(append(bytes.Clone(line), '\n')); err != nil {
+		if err := writeWithin(p, append(bytes.Clone(line), '\n'), opts.Wait); err != nil {
 			rec.note(fmt.Sprintf("writing to the server's stdin failed: %v", err))
+			s.Missing = append(s.Missing, "the rest of the input: "+err.Error())
 			break
 		}
 		want, ok := expectedAnswer(line)
@@ -151,6 +152,27 @@ func Run(ctx context.Context, starter client.Starter, input []byte, opts Options
 	return s, nil
 }
 
+// writeWithin writes b to the server's stdin, giving up after wait: a
+// server that stops reading must not hang the recorder. On a timeout the
+// server is killed, which ends the write.
+func writeWithin(p client.Process, b []byte, wait time.Duration) error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Stdin().Write(b)
+		done <- err
+	}()
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-t.C:
+		p.Kill()
+		<-done
+		return fmt.Errorf("the server read none of it for %s, so it was killed", wait)
+	}
+}
+
 // wantID is the answer a line should get: to an id, or (for a line whose id
 // cannot be read) an error with no id or a null one.
 type wantID struct {
@@ -187,11 +209,18 @@ func expectedAnswer(line []byte) (wantID, bool) {
 	return wantID{id: msg.ID}, true
 }
 
+// MaxRecorded bounds the bytes of the lines a session keeps. Past it, the
+// server's further output is counted, not kept, so a server that floods its
+// output cannot exhaust the recorder's memory.
+const MaxRecorded = 64 << 20
+
 type recorder struct {
 	start   time.Time
 	now     func() time.Time
 	mu      sync.Mutex
 	recs    []Record
+	kept    int   // bytes of the lines kept
+	dropped int64 // lines left out past MaxRecorded
 	answers chan *wire.Message
 }
 
@@ -208,11 +237,21 @@ func (r *recorder) add(from Who, line []byte) {
 		rec.Text = &t
 	}
 	r.mu.Lock()
-	rec.Ms = float64(r.now().Sub(r.start).Microseconds()) / 1000
+	defer r.mu.Unlock()
+	if from != Lab && r.kept+len(line) > MaxRecorded {
+		if r.dropped++; r.dropped == 1 {
+			t := fmt.Sprintf("the session passed %d MiB; further lines are not kept", MaxRecorded>>20)
+			r.recs = append(r.recs, Record{Seq: len(r.recs) + 1, Ms: r.ms(), From: Lab, Text: &t})
+		}
+		return
+	}
+	r.kept += len(line)
+	rec.Ms = r.ms()
 	rec.Seq = len(r.recs) + 1
 	r.recs = append(r.recs, rec)
-	r.mu.Unlock()
 }
+
+func (r *recorder) ms() float64 { return float64(r.now().Sub(r.start).Microseconds()) / 1000 }
 
 func (r *recorder) note(text string) { r.add(Lab, []byte(text)) }
 

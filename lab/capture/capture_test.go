@@ -127,3 +127,19 @@ func TestMissingAnswerIsRecordedNotHung(t *testing.T) {
 		t.Errorf("the session went on after the missing answer? last answer %s", last)
 	}
 }
+
+// A server that never reads its input does not hang the recorder: the
+// write gives up, the server is killed, and the session says so.
+func TestServerThatDoesNotReadIsKilled(t *testing.T) {
+	deaf := client.InProcess(func(ctx context.Context, _ io.Reader, _, _ io.Writer) int {
+		<-ctx.Done()
+		return 0
+	})
+	s, err := capture.Run(context.Background(), deaf, []byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\"}\n"), capture.Options{Wait: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Missing) != 1 || !strings.Contains(s.Missing[0], "read none of it") || s.Exit.OK() {
+		t.Errorf("missing %v, exit %v", s.Missing, s.Exit)
+	}
+}

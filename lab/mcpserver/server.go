@@ -139,6 +139,7 @@ type registeredTool struct {
 func (s *Server) AddTool(t mcp.Tool, h ToolHandler) {
 	s.nameMu.Lock()
 	defer s.nameMu.Unlock()
+	s.mustNotServeYet("AddTool " + t.Name)
 	switch {
 	case t.Name == "":
 		panic("mcpserver: AddTool: a tool needs a name")
@@ -160,6 +161,7 @@ func (s *Server) AddTool(t mcp.Tool, h ToolHandler) {
 func (s *Server) HandleMethod(method string, h MethodHandler) {
 	s.nameMu.Lock()
 	defer s.nameMu.Unlock()
+	s.mustNotServeYet("HandleMethod " + method)
 	switch method {
 	case mcp.MethodDiscover, mcp.MethodToolsList, mcp.MethodToolsCall, mcp.MethodInitialize, mcp.MethodPing, "":
 		panic(fmt.Sprintf("mcpserver: HandleMethod: %q is answered by the core", method))
@@ -219,8 +221,21 @@ type serverMeta struct {
 }
 
 func (s *Server) answers() *answers {
-	s.once.Do(func() { s.cache = s.build() })
+	s.once.Do(func() {
+		s.nameMu.Lock()
+		defer s.nameMu.Unlock()
+		s.cache = s.build()
+	})
 	return s.cache
+}
+
+// mustNotServeYet panics when the server has begun answering: its fixed
+// answers (discover, the tool pages) are built then, and a tool added later
+// would be missing from them. The caller holds nameMu.
+func (s *Server) mustNotServeYet(what string) {
+	if s.cache != nil {
+		panic("mcpserver: " + what + " after the server began answering; register tools and methods first")
+	}
 }
 
 func (s *Server) build() *answers {

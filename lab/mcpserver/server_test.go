@@ -341,3 +341,14 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+func TestAddToolAfterServingPanics(t *testing.T) {
+	s := newServer()
+	s.NewConn()
+	defer func() {
+		if recover() == nil {
+			t.Error("AddTool after NewConn was accepted, and the tool would be missing from tools/list")
+		}
+	}()
+	s.AddTool(mcp.Tool{Name: "late", InputSchema: json.RawMessage(`{"type":"object"}`)}, mcpserver.ToolFunc(nil))
+}
