@@ -561,3 +561,56 @@ func TestConformanceSuite(t *testing.T) {
 		t.Logf("suite output:\n%s\nserver stderr:\n%s", run.output, server.stderr)
 	}
 }
+
+// TestConformanceBaselineRules holds the comparison to the suite's rules
+// without running the suite: a WARNING fails like a FAILURE, INFO never
+// counts, a repeated id takes its most severe status, a baselined check
+// that is skipped or absent is tolerated, and one that passes is stale.
+func TestConformanceBaselineRules(t *testing.T) {
+	base := map[string]baselineEntry{}
+	for _, e := range []baselineEntry{
+		{"s", "expected-fail", "r1"}, {"s", "expected-skip", "r2"}, {"s", "now-passes", "r3"}, {"s", "absent", "r4"},
+	} {
+		base[e.key()] = e
+	}
+	v := compareScenario("s", []suiteCheck{
+		{ID: "expected-fail", Status: "FAILURE"},
+		{ID: "expected-skip", Status: "SKIPPED"},
+		{ID: "now-passes", Status: "SUCCESS"},
+		{ID: "warned", Status: "WARNING"},
+		{ID: "repeated", Status: "SUCCESS"}, {ID: "repeated", Status: "FAILURE"}, {ID: "repeated", Status: "SUCCESS"},
+		{ID: "info", Status: "INFO"},
+		{ID: "fine", Status: "SUCCESS"},
+	}, base)
+	var unexpected, stale []string
+	for _, c := range v.unexpected {
+		unexpected = append(unexpected, c.ID)
+	}
+	for _, e := range v.stale {
+		stale = append(stale, e.check)
+	}
+	if !slices.Equal(unexpected, []string{"repeated", "warned"}) || !slices.Equal(stale, []string{"now-passes"}) || v.passed != 2 || len(v.failed) != 3 || v.ok() {
+		t.Errorf("unexpected %v, stale %v, passed %d, failed %d", unexpected, stale, v.passed, len(v.failed))
+	}
+
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"no reason":   "server:\n  - a:b\n",
+		"no server":   "  - a:b  # why\n",
+		"scenario":    "server:\n  - a  # a whole scenario\n",
+		"mapping":     "server:\n  - a: b  # YAML would read a mapping\n",
+		"duplicate":   "server:\n  - a:b  # one\n  - a:b  # two\n",
+		"client list": "server:\n  - a:b  # ok\nclient:\n  - c  # no\n",
+	} {
+		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".yml")
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := readConformanceBaseline(path); err == nil {
+			t.Errorf("%s: a baseline of %q was accepted", name, body)
+		}
+	}
+	if got, err := readConformanceBaseline(conformanceBaseline); err != nil || len(got) == 0 {
+		t.Errorf("the committed baseline: %d entries, %v", len(got), err)
+	}
+}
