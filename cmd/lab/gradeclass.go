@@ -38,6 +38,9 @@ no other user may write to the folders above it) and writes, in DIR:
                 json.json, junit.xml, prairielearn.json, gradescope.json,
                 exercism.json, github.txt with github-summary.md,
                 markdown.md), written as each student's grading ends
+  class.json    every result in full, and the lab version, time scale and
+                shard (--shard K/N) it was graded with: what
+                lab merge-grades joins
   grades.csv    student,score,max_score,status,failed,flags (status graded,
                 ungradable, or not-graded when the grading was stopped;
                 failed check ids and flags separated by ";"; no score unless
@@ -69,6 +72,7 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	root := fs.String("root", "", "container sandbox: mount this folder read-only (it must hold SUBMISSIONS) instead of each submission's own folder, for run scripts that use files beside their folder")
 	image := fs.String("image", sandbox.DefaultImage, "container sandbox: the image servers run in")
 	buildTimeout := fs.Duration("build-timeout", 3*time.Minute, "time limit of a submission's build step (before the time scale)")
+	shardFlag := fs.String("shard", "", "grade only shard K/N of the class (a stable slice by a hash of each student's folder name; needs -time-scale); join the shards with lab merge-grades")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return exitCannot, err
@@ -100,6 +104,15 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitCannot, usagef("-sweep must not be negative")
 	case *buildTimeout <= 0:
 		return exitCannot, usagef("-build-timeout must be more than 0")
+	}
+	var shard class.Shard
+	if *shardFlag != "" {
+		if shard, err = class.ParseShard(*shardFlag); err != nil {
+			return exitCannot, usageError{err.Error()}
+		}
+		if *scale == 0 {
+			return exitCannot, usagef("-shard needs -time-scale: shards calibrated apart would get different deadlines, and lab merge-grades refuses to merge them")
+		}
 	}
 	if info, err := os.Stat(subsDir); err != nil || !info.IsDir() {
 		return exitCannot, usagef("%s is not a folder of submissions", subsDir)
@@ -158,6 +171,7 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 		Seed:         *seed,
 		BuildTimeout: *buildTimeout,
 		Exclude:      []string{*out},
+		Shard:        shard,
 	}
 	if *lessonDir != "" {
 		opts.LessonDir = os.DirFS(*lessonDir)
@@ -169,12 +183,15 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 		}
 		opts.Root = abs
 	}
-	subs, _, err := class.List(subsDir, opts.Exclude)
+	subs, ignored, err := class.List(subsDir, opts.Exclude)
 	if err != nil {
 		return exitCannot, err
 	}
 	if len(subs) == 0 {
 		return exitCannot, fmt.Errorf("%s holds no submission folders", subsDir)
+	}
+	if subs = shard.Filter(subs); len(subs) == 0 {
+		return emptyShard(e, results, opts, sb.Name(), ignored)
 	}
 	if needsGo(subs) {
 		opts.GoSeed = warmGoSeed(ctx, e.stderr)
@@ -211,6 +228,9 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitInternal, writeErr
 	}
 	if err := c.WriteGradebook(results); err != nil {
+		return exitInternal, err
+	}
+	if err := results.WriteRecord(c, version, shard); err != nil {
 		return exitInternal, err
 	}
 
@@ -299,4 +319,21 @@ func (p *progress) finish() {
 	if p.drawn {
 		fmt.Fprintln(p.w)
 	}
+}
+
+// emptyShard finishes a shard that holds none of the class's students: its
+// record, gradebook and summary say so, for lab merge-grades to count it.
+func emptyShard(e *env, results *class.Out, opts class.Options, sandboxName string, ignored []string) (int, error) {
+	c, err := class.Empty(opts.Lesson, opts.LessonDir, opts.TimeScale, sandboxName, ignored)
+	if err != nil {
+		return exitCannot, err
+	}
+	if err := c.WriteGradebook(results); err != nil {
+		return exitInternal, err
+	}
+	if err := results.WriteRecord(c, version, opts.Shard); err != nil {
+		return exitInternal, err
+	}
+	fmt.Fprintf(e.stderr, "lab grade-class: shard %s holds none of the class's students; its empty results are in %s, for lab merge-grades\n", opts.Shard, results.Path)
+	return exitOK, nil
 }

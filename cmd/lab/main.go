@@ -9,6 +9,7 @@
 //	lab call       call one tool of the configured MCP servers
 //	lab capture    record a session with a stdio server
 //	lab validate   check messages against the MCP 2026-07-28 schema
+//	lab merge-grades join the results of a class graded in shards
 //	lab assignment write a student repository with CI that grades each push
 //	lab version    print the version
 //
@@ -70,6 +71,7 @@ func commands() []command {
 		{"client", "lesson 3's reference MCP client: JSON commands on stdin, JSON answers on stdout", clientCmd},
 		{"tools", "list the tools of the configured MCP servers, as a model would see them", toolsCmd},
 		{"call", "call one tool of the configured MCP servers: lab call NAME [ARGS-JSON]", callCmd},
+		{"merge-grades", "join the results of a class graded in shards (grade-class --shard K/N): lab merge-grades OUT DIR...", mergeGradesCmd},
 		{"assignment", "write a student repository: a lesson's starter, run scripts and CI files that grade every push", assignmentCmd},
 		{"version", "print the lab's version", versionCmd},
 	}

@@ -79,6 +79,8 @@ type Options struct {
 	// Exclude lists folders of the submissions directory that are not
 	// submissions (the output folder, when it sits there).
 	Exclude []string
+	// Shard, when not the whole class, grades only the students it holds.
+	Shard Shard
 	// OnResult, when set, is called as each student's grading ends, one
 	// call at a time, with how many are done out of how many.
 	OnResult func(done, total int, s *Student)
@@ -182,6 +184,9 @@ func Grade(ctx context.Context, dir string, opts Options) (*Class, error) {
 	}
 	if len(subs) == 0 {
 		return nil, fmt.Errorf("%s holds no submission folders", dir)
+	}
+	if subs = opts.Shard.Filter(subs); len(subs) == 0 {
+		return nil, fmt.Errorf("shard %s of %s holds no submission folders", opts.Shard, dir)
 	}
 	if opts.Root != "" {
 		if opts.Root, err = filepath.Abs(opts.Root); err != nil {

@@ -1,0 +1,78 @@
+package class
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
+
+	"github.com/mcplab/mcplab/grading"
+)
+
+// Shard is one of N slices of a class, for grading a class on N machines:
+// shard K (1 to N) holds the students whose folder name hashes to K. The
+// hash is of the name alone, so adding or removing a student moves no one
+// else to another shard. The zero Shard is the whole class.
+type Shard struct {
+	K int `json:"k"`
+	N int `json:"n"`
+}
+
+// ParseShard reads "K/N", with 1 ≤ K ≤ N ≤ 10000.
+func ParseShard(s string) (Shard, error) {
+	k, n, ok := strings.Cut(s, "/")
+	ki, err1 := strconv.Atoi(k)
+	ni, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || ni < 1 || ni > 10000 || ki < 1 || ki > ni {
+		return Shard{}, fmt.Errorf("shard %q: want K/N, such as 2/5: this is shard K of N, with 1 ≤ K ≤ N ≤ 10000", s)
+	}
+	return Shard{K: ki, N: ni}, nil
+}
+
+// Whole reports whether the shard is the whole class.
+func (s Shard) Whole() bool { return s.N <= 1 }
+
+func (s Shard) String() string {
+	if s.Whole() {
+		return "1/1"
+	}
+	return fmt.Sprintf("%d/%d", s.K, s.N)
+}
+
+// Holds reports whether the student whose folder is named name belongs to
+// the shard: the first 8 bytes of the name's SHA-256, modulo N, is K-1.
+func (s Shard) Holds(name string) bool {
+	if s.Whole() {
+		return true
+	}
+	sum := sha256.Sum256([]byte(name))
+	return int(binary.BigEndian.Uint64(sum[:8])%uint64(s.N)) == s.K-1
+}
+
+// Filter returns the folders of subs the shard holds, in order.
+func (s Shard) Filter(subs []Folder) []Folder {
+	var out []Folder
+	for _, f := range subs {
+		if s.Holds(f.Name) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Empty returns the class of a shard that holds none of the students, so
+// that it still leaves a record for the merge to count: lesson's checks
+// and maximum score, the given time scale, no students.
+func Empty(lesson int, lessonDir fs.FS, scale float64, sandboxName string, ignored []string) (*Class, error) {
+	l, err := grading.LoadLesson(lesson, lessonDir)
+	if err != nil {
+		return nil, err
+	}
+	c := &Class{Lesson: l.Number, Sandbox: sandboxName, Checks: l.Checks, TimeScale: scale, Ignored: ignored}
+	for _, ch := range l.Checks {
+		c.MaxScore += ch.Points
+	}
+	return c, nil
+}
