@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 
+	mcpgoclient "github.com/mark3labs/mcp-go/client"
+	mcpgotypes "github.com/mark3labs/mcp-go/mcp"
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcplab/mcplab/lab/tickets"
@@ -215,6 +217,81 @@ func TestGoSDKClientOverHTTP(t *testing.T) {
 	}
 	if err := checkModernPosts(rec.posts(), map[string]int{"search": http.StatusOK, "résumé": http.StatusBadRequest}); err != nil {
 		t.Errorf("go-sdk: %v", err)
+	}
+}
+
+// TestMCPGoClientOverHTTP points mcp-go's client at the ticket system over
+// Streamable HTTP: it probes with server/discover, takes 2026-07-28, lists
+// the tools and calls search and résumé (the latter with the Base64
+// sentinel), one progress notification each.
+func TestMCPGoClientOverHTTP(t *testing.T) {
+	url, rec := serveTicketsHTTP(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 4*requestTimeout)
+	defer cancel()
+	c, err := mcpgoclient.NewStreamableHttpClient(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	progress := make(chan string, 8)
+	c.OnNotification(func(n mcpgotypes.JSONRPCNotification) {
+		if n.Method == "notifications/progress" {
+			progress <- fmt.Sprint(n.Params.AdditionalFields["progressToken"])
+		}
+	})
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	init := mcpgotypes.InitializeRequest{}
+	init.Params.ClientInfo = mcpgotypes.Implementation{Name: "mcplab-interop", Version: "0.0.0"}
+	res, err := c.Initialize(ctx, init)
+	if err != nil {
+		t.Fatalf("mcp-go connect: %v\nPOSTs: %+v", err, rec.posts())
+	}
+	if res.ProtocolVersion != statelessRevision || res.ServerInfo.Name != tickets.Info.Name {
+		t.Errorf("mcp-go connected on %q to %q, want %q and %q", res.ProtocolVersion, res.ServerInfo.Name, statelessRevision, tickets.Info.Name)
+	}
+	listed, err := c.ListTools(ctx, mcpgotypes.ListToolsRequest{})
+	if err != nil {
+		t.Fatalf("mcp-go tools/list: %v", err)
+	}
+	var names []string
+	for _, tool := range listed.Tools {
+		names = append(names, tool.Name)
+	}
+	if err := checkToolNames(names); err != nil {
+		t.Error(err)
+	}
+	for _, want := range ticketsCalls {
+		call := mcpgotypes.CallToolRequest{}
+		call.Params.Name = want.Tool
+		call.Params.Arguments = want.Arguments
+		call.Params.Meta = &mcpgotypes.Meta{ProgressToken: "p-" + want.Tool}
+		called, err := c.CallTool(ctx, call)
+		if err != nil {
+			t.Fatalf("mcp-go tools/call %s: %v", want.Tool, err)
+		}
+		var texts []string
+		for _, content := range called.Content {
+			if tc, ok := mcpgotypes.AsTextContent(content); ok {
+				texts = append(texts, tc.Text)
+			}
+		}
+		if got := strings.Join(texts, "\n"); called.IsError || got != want.Text {
+			t.Errorf("mcp-go tools/call %s: isError=%v text %q, want %q", want.Tool, called.IsError, got, want.Text)
+		}
+		// As with go-sdk, the handler may run after CallTool returns.
+		select {
+		case token := <-progress:
+			if token != "p-"+want.Tool {
+				t.Errorf("mcp-go: progress notification for token %q, want p-%s", token, want.Tool)
+			}
+		case <-ctx.Done():
+			t.Errorf("mcp-go: no progress notification for %s", want.Tool)
+		}
+	}
+	if err := checkModernPosts(rec.posts(), map[string]int{"search": http.StatusOK, résuméSentinel: http.StatusOK}); err != nil {
+		t.Errorf("mcp-go: %v", err)
 	}
 }
 
