@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -38,6 +40,9 @@ no other user may write to the folders above it) and writes, in DIR:
                 json.json, junit.xml, prairielearn.json, gradescope.json,
                 exercism.json, github.txt with github-summary.md,
                 markdown.md), written as each student's grading ends
+  students/STUDENT/record.json
+                the student's full result and what it was graded under,
+                for --resume-from
   class.json    every result in full, and the lab version, time scale and
                 shard (--shard K/N) it was graded with: what
                 lab merge-grades joins
@@ -72,6 +77,7 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	root := fs.String("root", "", "container sandbox: mount this folder read-only (it must hold SUBMISSIONS) instead of each submission's own folder, for run scripts that use files beside their folder")
 	image := fs.String("image", sandbox.DefaultImage, "container sandbox: the image servers run in")
 	buildTimeout := fs.Duration("build-timeout", 3*time.Minute, "time limit of a submission's build step (before the time scale)")
+	resumeFrom := fs.String("resume-from", "", "reuse the results in this earlier results folder (a run stopped half-way, even killed) whose submission files, lab and -time-scale match; needs -time-scale and a new -out")
 	shardFlag := fs.String("shard", "", "grade only shard K/N of the class (a stable slice by a hash of each student's folder name; needs -time-scale); join the shards with lab merge-grades")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -114,6 +120,16 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 			return exitCannot, usagef("-shard needs -time-scale: shards calibrated apart would get different deadlines, and lab merge-grades refuses to merge them")
 		}
 	}
+	if *resumeFrom != "" {
+		if *scale == 0 {
+			return exitCannot, usagef("-resume-from needs -time-scale, the one the earlier run had: a result is reused only under the same deadlines")
+		}
+		a, err1 := filepath.Abs(*resumeFrom)
+		b, err2 := filepath.Abs(*out)
+		if err1 != nil || err2 != nil || a == b {
+			return exitCannot, usagef("-out must be a new folder, not the -resume-from one: the earlier results are kept until the new run is done")
+		}
+	}
 	if info, err := os.Stat(subsDir); err != nil || !info.IsDir() {
 		return exitCannot, usagef("%s is not a folder of submissions", subsDir)
 	}
@@ -124,6 +140,18 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return exitInternal, fmt.Errorf("finding the lab binary: %w", err)
+	}
+	with, err := gradedWith(exe, *lesson, *scale, *sweep, *seed)
+	if err != nil {
+		return exitInternal, err
+	}
+	var earlier *class.Earlier
+	if *resumeFrom != "" {
+		if earlier, err = class.LoadEarlier(*resumeFrom, with); err != nil {
+			return exitCannot, err
+		}
+		fmt.Fprintf(e.stderr, "lab grade-class: %d earlier result(s) in %s may be reused, where the submission's files are unchanged (%d graded otherwise, not reused)\n",
+			earlier.Len(), *resumeFrom, earlier.Skipped)
 	}
 	// The results folder is made first, by the grader itself, before any
 	// student's program runs: none can plant a link in it.
@@ -173,6 +201,9 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 		Exclude:      []string{*out},
 		Shard:        shard,
 	}
+	if earlier != nil {
+		opts.Reuse = earlier.Reuse
+	}
 	if *lessonDir != "" {
 		opts.LessonDir = os.DirFS(*lessonDir)
 	}
@@ -202,6 +233,9 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	opts.OnResult = func(done, total int, s *class.Student) {
 		prog.update(done, total, s)
 		if err := results.WriteStudent(s, formatList); err != nil && writeErr == nil {
+			writeErr = err
+		}
+		if err := results.WriteStudentRecord(s, with); err != nil && writeErr == nil {
 			writeErr = err
 		}
 	}
@@ -336,4 +370,19 @@ func emptyShard(e *env, results *class.Out, opts class.Options, sandboxName stri
 	}
 	fmt.Fprintf(e.stderr, "lab grade-class: shard %s holds none of the class's students; its empty results are in %s, for lab merge-grades\n", opts.Shard, results.Path)
 	return exitOK, nil
+}
+
+// gradedWith is what a result depends on besides the submission: the lab
+// (its version and the SHA-256 of its binary) and the grading's settings.
+func gradedWith(exe string, lesson int, scale float64, sweep int, seed int64) (class.GradedWith, error) {
+	f, err := os.Open(exe)
+	if err != nil {
+		return class.GradedWith{}, fmt.Errorf("reading the lab binary: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return class.GradedWith{}, fmt.Errorf("reading the lab binary: %w", err)
+	}
+	return class.GradedWith{LabVersion: version, LabHash: hex.EncodeToString(h.Sum(nil)), Lesson: lesson, TimeScale: scale, Sweep: sweep, Seed: seed}, nil
 }

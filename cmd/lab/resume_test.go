@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestResumeAfterKill kills a grade-class run (SIGKILL) once four students
+// are done, resumes it into a new folder with --resume-from, and checks the
+// grades.csv is the one a whole run gives, byte for byte; the finished
+// students are reused but for one whose files changed in between, which is
+// graded again.
+func TestResumeAfterKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the lab and grades a class three times")
+	}
+	dir, bin, servers := labForClass(t)
+	subs := shardClass(t, dir, servers)
+	whole := filepath.Join(dir, "whole")
+	if code, _, errOut := runLab(t, bin, "grade-class", "--time-scale", "3", "--out", whole, subs); code != 0 {
+		t.Fatalf("grade-class: exit %d\n%s", code, errOut)
+	}
+
+	killed := filepath.Join(dir, "killed")
+	cmd := exec.Command(bin, "grade-class", "--time-scale", "3", "--jobs", "1", "--out", killed, subs)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	sc := bufio.NewScanner(stderr)
+	var done []string
+	for sc.Scan() {
+		log.WriteString(sc.Text() + "\n")
+		if strings.Contains(sc.Text(), "] ") && strings.HasPrefix(sc.Text(), "lab grade-class: [") {
+			name, _, _ := strings.Cut(strings.SplitN(sc.Text(), "] ", 2)[1], ":")
+			done = append(done, name)
+			if len(done) == 4 {
+				break
+			}
+		}
+	}
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	if len(done) != 4 {
+		t.Fatalf("the run ended before four students were done:\n%s", log.String())
+	}
+	// A student's line comes before its files are written: the first three
+	// are surely on disk, the fourth may be.
+	records, _ := filepath.Glob(filepath.Join(killed, "students", "*", "record.json"))
+	if len(records) < 3 {
+		t.Fatalf("the killed run left %d records, want at least 3", len(records))
+	}
+	done = done[:0]
+	for _, r := range records {
+		done = append(done, filepath.Base(filepath.Dir(r)))
+	}
+	// One finished student's files change before the resumed run.
+	changed := done[0]
+	run := filepath.Join(subs, changed, "run")
+	if _, err := os.Stat(run); err == nil {
+		data, _ := os.ReadFile(run)
+		if err := os.WriteFile(run, append(data, []byte("# edited after the first run\n")...), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	} else if err := os.WriteFile(filepath.Join(subs, changed, "notes.md"), []byte("new\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	resumed := filepath.Join(dir, "resumed")
+	code, _, errOut := runLab(t, bin, "grade-class", "--time-scale", "3", "--resume-from", killed, "--out", resumed, subs)
+	if code != 0 {
+		t.Fatalf("grade-class --resume-from: exit %d\n%s", code, errOut)
+	}
+	if !strings.Contains(errOut, fmt.Sprintf("%d earlier result(s) in %s may be reused", len(done), killed)) {
+		t.Errorf("the resumed run does not say it found the %d earlier results:\n%s", len(done), errOut)
+	}
+	want, _ := os.ReadFile(filepath.Join(whole, "grades.csv"))
+	got, _ := os.ReadFile(filepath.Join(resumed, "grades.csv"))
+	if len(want) == 0 || !bytes.Equal(got, want) {
+		t.Errorf("resumed grades.csv:\n%s\nwant (one run):\n%s", got, want)
+	}
+	// The reused results are the killed run's, to the millisecond; the
+	// changed student's is new.
+	for i, name := range done {
+		old, _ := os.ReadFile(filepath.Join(killed, "students", name, "record.json"))
+		now, _ := os.ReadFile(filepath.Join(resumed, "students", name, "record.json"))
+		if len(old) == 0 || len(now) == 0 {
+			t.Fatalf("%s has no record.json in the killed or the resumed run", name)
+		}
+		if reused := bytes.Equal(old, now); reused != (i != 0) {
+			t.Errorf("%s: reused = %v, want %v (its files changed: %v)", name, reused, i != 0, i == 0)
+		}
+	}
+	// The earlier folder is left as it was, and cannot be the new one.
+	if code, _, errOut := runLab(t, bin, "grade-class", "--time-scale", "3", "--resume-from", killed, "--out", killed, subs); code != exitCannot || !strings.Contains(errOut, "must be a new folder") {
+		t.Errorf("--resume-from the --out folder: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := runLab(t, bin, "grade-class", "--resume-from", killed, "--out", filepath.Join(dir, "x"), subs); code != exitCannot || !strings.Contains(errOut, "needs -time-scale") {
+		t.Errorf("--resume-from without --time-scale: exit %d, %q", code, errOut)
+	}
+}
