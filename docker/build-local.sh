@@ -6,11 +6,12 @@
 #      `runtime` stage of docker/Dockerfile, with the legacy builder
 #      (DOCKER_BUILDKIT=0), which pulls nothing because that stage is FROM
 #      scratch and comes first. After it, `docker compose up` uses the image.
-#   3. `workbench`: the runner image first, when this machine lacks it
-#      (docker/runner-image.sh: debootstrap, needs root and a Debian mirror,
-#      once per machine), then the workbench (default mcplab/workbench:local)
-#      from the `workbench` stage, which adds dist/lab to it. After it,
-#      `docker compose run --rm workbench` uses the image.
+#   3. `workbench` (after the lab image): the runner image, when this
+#      machine lacks it (docker/runner-image.sh: debootstrap, needs root and
+#      a Debian mirror, once per machine), then the workbench (default
+#      mcplab/workbench:local) from the `workbench` stage, which adds
+#      dist/lab to it. After it, `docker compose run --rm workbench` uses
+#      the image.
 #
 #   sh docker/build-local.sh [lab] [workbench]
 #
@@ -36,6 +37,13 @@ for target in "$@"; do
 	*) fail "unknown image \"$target\"; the images are lab and workbench" ;;
 	esac
 done
+# The legacy builder builds the runtime stage on the way to the workbench
+# and would leave it behind untagged; built first as the lab image, it is
+# reused, and both images hold the same binary.
+case " $* " in
+*" lab "*) ;;
+*) set -- lab "$@" ;;
+esac
 version=${LAB_VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
 
 command -v go >/dev/null 2>&1 || fail "go is not on PATH; install Go 1.26 or set PATH"
