@@ -187,7 +187,8 @@ const labEnv = "MCPLAB_LAB"
 // listeningLine is how `lab serve tickets` says where it listens.
 var listeningLine = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+/mcp) `)
 
-// startLabTickets builds the lab (or takes $MCPLAB_LAB) and runs `lab serve tickets --http
+// startLabTickets builds the lab (with the race detector when the tests
+// run with it), or takes $MCPLAB_LAB, and runs `lab serve tickets --http
 // 127.0.0.1:0`: the kernel picks a free loopback port and the server names
 // it on stderr. At cleanup the server is interrupted and must stop cleanly.
 func startLabTickets(t *testing.T) *ticketsProcess {
@@ -195,7 +196,11 @@ func startLabTickets(t *testing.T) *ticketsProcess {
 	bin := os.Getenv(labEnv)
 	if bin == "" {
 		bin = filepath.Join(t.TempDir(), "lab")
-		goBuild(t, moduleRoot(t), nil, "-o", bin, "./cmd/lab")
+		args := []string{"-o", bin, "./cmd/lab"}
+		if raceBuild {
+			args = append([]string{"-race"}, args...)
+		}
+		goBuild(t, moduleRoot(t), nil, args...)
 	}
 	cmd := exec.Command(bin, "serve", "tickets", "--http", "127.0.0.1:0")
 	stderr, err := cmd.StderrPipe()
