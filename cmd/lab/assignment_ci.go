@@ -38,6 +38,21 @@ func (p ciParams) gradeCommands(format, out string) []string {
 	return append(lines, g+" -- ./run")
 }
 
+// variables are the CI variables both systems give the grading step, as
+// YAML mapping lines indented by indent.
+func (p ciParams) variables(indent string) string {
+	lines := []string{
+		"# The lab release that grades: pinned, so every push is graded by the",
+		"# same checks. Change it only between assignments.",
+		"LAB_VERSION: " + p.Version,
+		fmt.Sprintf("LAB_LESSON: \"%d\"", p.Lesson),
+		"# Every deadline of the grader is multiplied by this: shared runners",
+		"# are slower than a laptop. Raise it if a run is flaky.",
+		"LAB_TIME_SCALE: \"" + p.Scale + "\"",
+	}
+	return indent + strings.Join(lines, "\n"+indent) + "\n"
+}
+
 func githubWorkflow(p ciParams) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `# Grades every push with mcplab's grader: lesson %d (%s), %s starter.
@@ -54,20 +69,13 @@ jobs:
     runs-on: ubuntu-latest
     timeout-minutes: 15
     env:
-      # The lab release that grades: pinned, so every push is graded by the
-      # same checks. Change it only between assignments.
-      LAB_VERSION: %s
-      LAB_LESSON: "%d"
-      # Every deadline of the grader is multiplied by this: shared runners
-      # are slower than a laptop. Raise it if a run is flaky.
-      LAB_TIME_SCALE: "%s"
-    steps:
+%s    steps:
       - uses: actions/checkout@v4
       - uses: actions/setup-go@v5
         with:
           go-version: "%s"
           cache: false
-`, p.Lesson, p.Title, p.Lang, p.Version, p.Lesson, p.Scale, p.Go)
+`, p.Lesson, p.Title, p.Lang, p.variables("      "), p.Go)
 	switch p.Lang {
 	case "python":
 		b.WriteString("      - uses: actions/setup-python@v5\n        with:\n          python-version: \"3.12\"\n")
@@ -97,15 +105,8 @@ grade:
   image: golang:%s-bookworm
   timeout: 15 minutes
   variables:
-    # The lab release that grades: pinned, so every push is graded by the
-    # same checks. Change it only between assignments.
-    LAB_VERSION: %s
-    LAB_LESSON: "%d"
-    # Every deadline of the grader is multiplied by this: shared runners
-    # are slower than a laptop. Raise it if a run is flaky.
-    LAB_TIME_SCALE: "%s"
-  before_script:
-`, p.Lesson, p.Title, p.Lang, p.Go, p.Version, p.Lesson, p.Scale)
+%s  before_script:
+`, p.Lesson, p.Title, p.Lang, p.Go, p.variables("    "))
 	switch p.Lang {
 	case "python":
 		b.WriteString("    - apt-get update -qq && apt-get install -y -qq --no-install-recommends python3\n")
