@@ -549,7 +549,16 @@ func (c *Conn) initialize(msg *wire.Message) Reply {
 		_ = json.Unmarshal(msg.Params, &p) // a malformed version is treated as an unknown one
 	}
 	if len(c.srv.LegacyVersions) == 0 {
-		return c.fail(msg, msg.ID, mcp.UnsupportedVersion(c.srv.versions(), p.ProtocolVersion))
+		// A modern-only server has no initialize method: it answers -32601
+		// (404 on HTTP), and names the versions it speaks so that a legacy
+		// client can tell why.
+		e := wire.Errorf(wire.CodeMethodNotFound, "Method not found: %s; this server speaks only %s, with _meta on every request and no handshake",
+			mcp.MethodInitialize, strings.Join(c.srv.versions(), ", "))
+		e.Data, _ = wire.MarshalCompact(struct {
+			Supported []string `json:"supported"`
+			Requested string   `json:"requested"`
+		}{c.srv.versions(), p.ProtocolVersion})
+		return c.fail(msg, msg.ID, e)
 	}
 	agreed := c.srv.LegacyVersions[0]
 	if slices.Contains(c.srv.LegacyVersions, p.ProtocolVersion) {

@@ -199,7 +199,10 @@ func TestModernOnlyRefusesInitialize(t *testing.T) {
 	s := newServer()
 	s.LegacyVersions = nil
 	out, _ := serve(t, s, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`)
-	want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2025-06-18"}}}` + "\n"
+	// initialize is not a method of a modern-only server (-32601, so 404 on
+	// HTTP, as the official conformance suite expects), and the error names
+	// the versions the server speaks, as the versioning rules ask.
+	want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found: initialize; this server speaks only 2026-07-28, with _meta on every request and no handshake","data":{"supported":["2026-07-28"],"requested":"2025-06-18"}}}` + "\n"
 	if out != want {
 		t.Errorf("got  %swant %s", out, want)
 	}
