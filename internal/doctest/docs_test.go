@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -185,10 +186,12 @@ func runOne(t *testing.T, dir, docPath string, c Command, env []string, stdout i
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", c.Text)
 	cmd.Dir, cmd.Env = dir, env
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	// out gathers both streams for the failure message; with stdout set the
+	// two streams are written by two goroutines, so out takes a lock.
+	out := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
 	if stdout != nil {
-		cmd.Stdout = io.MultiWriter(stdout, &out)
+		cmd.Stdout = io.MultiWriter(stdout, out)
 	}
 	start := time.Now()
 	err := cmd.Run()
@@ -211,6 +214,24 @@ func runOne(t *testing.T, dir, docPath string, c Command, env []string, stdout i
 	}
 	t.Logf("%s:%d: %s (status %d, %v)", docPath, c.Line, c.Text, code, time.Since(start).Round(time.Millisecond))
 	return true
+}
+
+// lockedBuffer is a bytes.Buffer that several goroutines may write.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func tail(s string, n int) string {
