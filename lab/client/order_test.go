@@ -33,10 +33,14 @@ var taughtOrder = []string{
 //
 // The awaits of the lesson's scenario make every order in it causal but one:
 // the long wait's 80 ms start when the server reads its line, and the bad
-// lines sent at 40 ms must be read before they are over. A run in which the
-// client itself fell behind its schedule (it sent the bad lines keptSchedule
-// or more after the long wait) is no evidence about the server either way,
-// so it is played again, up to maxTries runs in all.
+// lines sent at 40 ms must be read before they are over. A run in which
+// either side fell behind the schedule is no evidence about the server's
+// order either way, so it is played again, up to maxTries runs in all: the
+// client fell behind when it sent the bad lines keptSchedule or more after
+// the long wait; the server did when, by its own log, it read the ping
+// (sent with the bad lines) serverMargin or less before its long wait was
+// over, too close to tell its timer from its reads on a machine whose CPUs
+// are all taken.
 func TestLessonOrderUnderLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays the lesson 100 times (about 30 s); skipped with -short")
@@ -45,6 +49,8 @@ func TestLessonOrderUnderLoad(t *testing.T) {
 		runs         = 100
 		maxTries     = 200
 		keptSchedule = 50 * time.Millisecond
+		longWait     = 80 * time.Millisecond
+		serverMargin = 20 * time.Millisecond
 	)
 	keepCPUsBusy(t)
 	sc := lessonScenario(t)
@@ -69,18 +75,31 @@ func TestLessonOrderUnderLoad(t *testing.T) {
 			taught++
 		}
 		var sends []time.Duration
+		var readWait, readPing time.Duration = -1, -1 // by the server's log
 		var events strings.Builder
 		for _, ev := range run.Events {
 			events.WriteString(ev.Line(true) + "\n")
-			if ev.Kind == client.EventSend {
+			switch {
+			case ev.Kind == client.EventSend:
 				sends = append(sends, ev.At)
+			case ev.Kind == client.EventStderr && strings.Contains(ev.Text, "got wait id=1") && readWait < 0:
+				readWait = ev.At
+			case ev.Kind == client.EventStderr && strings.Contains(ev.Text, "got ping id=3") && readPing < 0:
+				readPing = ev.At
 			}
+		}
+		if readWait < 0 || readPing < 0 {
+			t.Fatalf("run %d: the server did not log reading the long wait and the ping:\n%s", tries, events.String())
 		}
 		if len(sends) != 4 {
 			t.Fatalf("run %d: %d chunks sent, want 4:\n%s", tries, len(sends), events.String())
 		}
 		if gap := sends[3] - sends[0]; gap >= keptSchedule {
 			t.Logf("run %d: the client sent the bad lines %v after the long wait (the schedule says 40ms): not counted", tries, gap.Round(time.Millisecond))
+			continue
+		}
+		if gap := readPing - readWait; gap >= longWait-serverMargin {
+			t.Logf("run %d: the server read the ping %v after the long wait, within %v of its end: not counted", tries, gap.Round(time.Millisecond), serverMargin)
 			continue
 		}
 		kept++
