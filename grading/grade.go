@@ -191,7 +191,7 @@ func Grade(ctx context.Context, opts Options) (*Result, error) {
 			return nil, fmt.Errorf("playing scenario %s: %w", sc.Name, err)
 		}
 		for _, ev := range run.Events {
-			res.Transcript = append(res.Transcript, Event{Scenario: sc.Name, AtMS: ev.At.Milliseconds(), Kind: EventKind(ev.Kind), Text: ev.Text})
+			res.Transcript = append(res.Transcript, Event{Scenario: sc.Name, AtMS: ev.At.Milliseconds(), Kind: ev.Kind, Text: ev.Text})
 		}
 		if run.StartErr != nil {
 			res.Gradable = false

@@ -1,5 +1,7 @@
 package grading
 
+import "github.com/mcplab/mcplab/lab/client"
+
 // Status is the verdict of one check.
 type Status string
 
@@ -33,17 +35,18 @@ type CheckResult struct {
 	Fix  string `json:"fix,omitempty"`
 }
 
-// EventKind says what an Event of a transcript is.
-type EventKind string
+// EventKind says what an Event of a transcript is. It is the scripted
+// client's own kind, so a transcript keeps the words the client used.
+type EventKind = client.EventKind
 
-// The kinds of transcript event.
+// The kinds of transcript event, as the client names them.
 const (
-	EventSend   EventKind = "send"   // a chunk written to the server's stdin
-	EventAnswer EventKind = "answer" // a line the server wrote to stdout
-	EventStderr EventKind = "stderr" // a line the server wrote to stderr
-	EventClose  EventKind = "close"  // the grader closed the server's stdin
-	EventExit   EventKind = "exit"   // the server process ended
-	EventNote   EventKind = "note"   // something the grader observed (a timeout, a cap)
+	EventSend   = client.EventSend   // a chunk written to the server's stdin
+	EventAnswer = client.EventAnswer // a line the server wrote to stdout
+	EventStderr = client.EventStderr // a line the server wrote to stderr
+	EventClose  = client.EventClose  // the grader closed the server's stdin
+	EventExit   = client.EventExit   // the server process ended
+	EventNote   = client.EventNote   // something the grader observed (a timeout, a cap)
 )
 
 // Event is one timed happening of a graded run.
