@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcplab/mcplab/internal/proc"
 	"github.com/mcplab/mcplab/lab/scenario"
 	"github.com/mcplab/mcplab/lab/wire"
 )
@@ -264,16 +265,12 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter Starter, opts Opti
 		rec.add(EventNote, "the server did not end after it was stopped; the client gave up waiting for it")
 		run.Exit = Exit{Code: -1, Err: errors.New("the server did not end after it was stopped")}
 	}
-	drained := make(chan struct{})
-	go func() { readers.Wait(); close(drained) }()
-	select {
-	case <-drained:
-	case <-time.After(opts.scaled(2*time.Second, 0)):
-		// Something the server started still holds its output open.
+	// Something the server started may still hold its output open.
+	if proc.Drain(proc.Done(readers.Wait), opts.scaled(2*time.Second, 0), func() {
 		if oc, ok := p.(outputCloser); ok {
 			oc.CloseOutput()
 		}
-		<-drained
+	}) {
 		rec.add(EventNote, "the server's output stayed open after it ended (a child process?); the client stopped reading")
 	}
 	rec.add(EventExit, run.Exit.String())
