@@ -47,8 +47,8 @@ async function main() {
 
 // log writes one line to stderr. Never use console.log: it writes to stdout,
 // and the client reads every stdout line as a message.
-function log(text) {
-  process.stderr.write("log: " + text + "\n");
+function log(note) {
+  process.stderr.write("log: " + note + "\n");
 }
 
 // isBlank says whether bytes hold only JSON whitespace.
@@ -150,8 +150,8 @@ function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function sendError(id, code, text) {
-  send({ id: id, error: { code: code, message: text } });
+function sendError(id, code, why) {
+  send({ id: id, error: { code: code, message: why } });
 }
 
 // send writes one answer to stdout as one line of JSON, in one write.

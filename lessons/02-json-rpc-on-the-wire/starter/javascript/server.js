@@ -2,8 +2,8 @@
 // 2026-07-28, that talks JSON-RPC over stdio. It is the company's helpdesk:
 // it will look up support tickets for a model.
 //
-// It reads one message per line from stdin and writes one message per line
-// to stdout. stdout is the protocol, so every log line goes to stderr. It
+// Messages arrive on stdin, one to a line, and answers leave on stdout,
+// one to a line. Since stdout carries the protocol, logs are written to stderr. It
 // needs Node 18 or later and no packages.
 //
 // It runs and can be graded as it is. Four parts are left for you, each
@@ -124,7 +124,7 @@ function handleLine(buf) {
   // _meta. Answer it with {"protocolVersion": V, "capabilities": ...,
   // "serverInfo": SERVER_INFO, "instructions": INSTRUCTIONS}, where V is
   // the version the client asked for (params.protocolVersion) when it is
-  // one of "2025-11-25", "2025-06-18", "2025-03-26", and else "2025-11-25".
+  // one of "2025-03-26", "2025-06-18", "2025-11-25", and else "2025-11-25".
   // Then set state.legacy: from now on this process needs no _meta,
   // answers "ping" with an empty result, and its results carry no
   // resultType (see complete).
