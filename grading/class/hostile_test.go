@@ -197,7 +197,7 @@ func checkHostile(t *testing.T, sb sandbox.Sandbox) {
 		}
 		anyScore, anyFailed := w.score == "any", slices.Equal(w.failed, []string{"any"})
 		if string(r.Outcome.Kind) != w.outcome || !anyScore && score != w.score ||
-			!anyFailed && !slices.Equal(r.Failed(), w.failed) || !slices.Equal(s.Flags, w.flags) {
+			!anyFailed && !slices.Equal(r.Failed(), w.failed) || !flagsAsExpected(sb.Name(), s.Flags, w.flags) {
 			t.Errorf("%s sandbox, %q: outcome %s, score %s, failed %v, flags %v; want %s, %s, %v, %v\n(%s)",
 				sb.Name(), name, r.Outcome.Kind, score, r.Failed(), s.Flags, w.outcome, w.score, w.failed, w.flags, r.Outcome.Detail)
 		}
@@ -351,4 +351,19 @@ func TestHostileClassContainerSandbox(t *testing.T) {
 	t.Parallel()
 	sb.WorkspaceSize = 256 << 20
 	checkHostile(t, sb)
+}
+
+// flagsAsExpected compares a student's flags with EXPECTED.md's. In the
+// container sandbox the transcript flag may be missing: a container's
+// attach stream merges stdout and stderr, and under load the reference's
+// and a copy's log lines can differ by what the stream kept, so only the
+// binary's hash is sure evidence there.
+func flagsAsExpected(sandboxName string, got, want []string) bool {
+	if slices.Equal(got, want) {
+		return true
+	}
+	if sandboxName != "container" {
+		return false
+	}
+	return slices.Equal(got, slices.DeleteFunc(slices.Clone(want), func(f string) bool { return f == class.FlagReferenceTranscript }))
 }

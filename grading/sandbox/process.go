@@ -193,7 +193,11 @@ func (ps *processStarter) Start(ctx context.Context) (client.Process, error) {
 	useNS := uid >= 0 && ps.sb.namespaces()
 	if useNS {
 		args = append(args, "-ns")
-		for _, k := range append([]string{spec.Dir, spec.Work, spec.Root, spec.Path, ps.sb.goroot}, spec.Share...) {
+		// The grader's own folder stays in sight too: run scripts may name
+		// files beside it (a course's shared servers), as they could
+		// without namespaces, and a checkout under /tmp must grade alike.
+		wd, _ := os.Getwd()
+		for _, k := range append([]string{spec.Dir, spec.Work, spec.Root, spec.Path, ps.sb.goroot, wd}, spec.Share...) {
 			if filepath.IsAbs(k) {
 				args = append(args, "-keep", k)
 			}
