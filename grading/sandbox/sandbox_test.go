@@ -670,7 +670,13 @@ setsid sleep 300 & sleep 301 &`, launcher, port))
 		t.Errorf("the program sees %d processes (%v), want its own few", procs, err)
 	}
 	_, rest, _ := strings.Cut(r.stdout, "\n")
-	want := "ifaces lo \ntmp 1 shm 0\nlauncher 0\nnetwork refused\nwrote\n"
+	// /tmp holds the kept top folder of the workspace, and of the grader's
+	// own folder when the checkout lies under /tmp.
+	tmpKept := 1
+	if wd, _ := os.Getwd(); strings.HasPrefix(wd, "/tmp/") {
+		tmpKept++
+	}
+	want := fmt.Sprintf("ifaces lo \ntmp %d shm 0\nlauncher 0\nnetwork refused\nwrote\n", tmpKept)
 	if rest != want {
 		t.Errorf("in the namespaces:\n%s\nwant:\n%s\n(stderr %q)", rest, want, r.stderr)
 	}
