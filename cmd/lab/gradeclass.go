@@ -44,8 +44,9 @@ no other user may write to the folders above it) and writes, in DIR:
                 the student's full result and what it was graded under,
                 for --resume-from
   class.json    every result in full, and the lab version, time scale and
-                shard (--shard K/N) it was graded with: what
-                lab merge-grades joins
+                shard (--shard K/N, or --shard-index K-1 --shard-count N
+                as a Kubernetes Indexed Job gives it) it was graded
+                with: what lab merge-grades joins
   grades.csv    student,score,max_score,status,failed,flags (status graded,
                 ungradable, or not-graded when the grading was stopped;
                 failed check ids and flags separated by ";"; no score unless
@@ -79,6 +80,8 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	buildTimeout := fs.Duration("build-timeout", 3*time.Minute, "time limit of a submission's build step (before the time scale)")
 	resumeFrom := fs.String("resume-from", "", "reuse the results in this earlier results folder (a run stopped half-way, even killed) whose submission files, lab and -time-scale match; needs -time-scale and a new -out")
 	shardFlag := fs.String("shard", "", "grade only shard K/N of the class (a stable slice by a hash of each student's folder name; needs -time-scale); join the shards with lab merge-grades")
+	shardIndex := fs.String("shard-index", "", "grade only the shard of this 0-based index (0 to -shard-count minus 1): the same as -shard K/N with K = index+1, for a Kubernetes Indexed Job's $(JOB_COMPLETION_INDEX); needs -shard-count")
+	shardCount := fs.Int("shard-count", 0, "with -shard-index: how many shards the class is graded in")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return exitCannot, err
@@ -112,8 +115,19 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitCannot, usagef("-build-timeout must be more than 0")
 	}
 	var shard class.Shard
-	if *shardFlag != "" {
-		if shard, err = class.ParseShard(*shardFlag); err != nil {
+	switch {
+	case *shardFlag != "" && (*shardIndex != "" || *shardCount != 0):
+		return exitCannot, usagef("give either -shard K/N or -shard-index and -shard-count, not both")
+	case (*shardIndex != "") != (*shardCount != 0):
+		return exitCannot, usagef("-shard-index and -shard-count go together: the 0-based index of a shard, and how many shards there are")
+	}
+	if *shardFlag != "" || *shardIndex != "" {
+		if *shardFlag != "" {
+			shard, err = class.ParseShard(*shardFlag)
+		} else {
+			shard, err = class.ShardFromIndex(*shardIndex, *shardCount)
+		}
+		if err != nil {
 			return exitCannot, usageError{err.Error()}
 		}
 		if *scale == 0 {

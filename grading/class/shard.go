@@ -31,6 +31,27 @@ func ParseShard(s string) (Shard, error) {
 	return Shard{K: ki, N: ni}, nil
 }
 
+// ShardFromIndex returns the shard of 0-based index (0 to count-1) of
+// count: index K-1 is shard K/N, so a Kubernetes Indexed Job's completion
+// index names a shard as it is. index is text, as it arrives in an
+// argument: a reference to a variable the container did not have (which
+// Kubernetes leaves as it is, "$(NAME)") is refused with a hint.
+func ShardFromIndex(index string, count int) (Shard, error) {
+	if count < 1 || count > 10000 {
+		return Shard{}, fmt.Errorf("shard count %d: want 1 to 10000, the number of shards the class is graded in", count)
+	}
+	i, err := strconv.Atoi(index)
+	if err != nil || i < 0 || i >= count {
+		why := fmt.Sprintf("want a whole number from 0 to %d (the 0-based index of a shard of %d)", count-1, count)
+		if strings.Contains(index, "$") {
+			why += "; it looks like a variable nobody expanded: Kubernetes replaces $(JOB_COMPLETION_INDEX) only in an Indexed Job's " +
+				"pods (completionMode: Indexed), and a shell is needed for $VAR"
+		}
+		return Shard{}, fmt.Errorf("shard index %q: %s", index, why)
+	}
+	return Shard{K: i + 1, N: count}, nil
+}
+
 // Whole reports whether the shard is the whole class.
 func (s Shard) Whole() bool { return s.N <= 1 }
 
