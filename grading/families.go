@@ -32,6 +32,11 @@ func families() []family {
 
 // knownDerived reports whether a family judges the check.
 func knownDerived(id string) bool {
+	for _, f := range clientFamilies() {
+		if f.check == id {
+			return true
+		}
+	}
 	for _, f := range families() {
 		for _, c := range f.checks {
 			if c == id {

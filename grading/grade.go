@@ -38,6 +38,10 @@ type Options struct {
 	MaxOutput int64
 	// OnEvent, when set, sees every event as it happens.
 	OnEvent func(scenario string, ev client.Event)
+	// Relay is the command that joins a client under test to a stdio
+	// server the lab plays (a client lesson's); nil means this lab
+	// binary's "relay" (see RelayCommand).
+	Relay []string
 }
 
 // Lesson is what grading needs of a lesson: its manifest, its scenarios
@@ -46,7 +50,10 @@ type Lesson struct {
 	Number    int
 	Manifest  *lessons.Manifest
 	Scenarios []*scenario.Scenario
-	Checks    []Check
+	// ClientScenarios are a client lesson's scenarios (Scenarios is then
+	// empty).
+	ClientScenarios []*ClientScenario
+	Checks          []Check
 }
 
 // ReadinessFor is how the scripted client sees that a lesson's server is
@@ -118,6 +125,28 @@ func LoadLesson(number int, dir fs.FS) (*Lesson, error) {
 		return nil
 	}
 	l := &Lesson{Number: number, Manifest: m, Checks: checks}
+	if m.Subject == "client" {
+		for _, f := range files {
+			data, err := fs.ReadFile(root, f)
+			if err != nil {
+				return nil, fmt.Errorf("lesson %d: %w", number, err)
+			}
+			sc, err := ParseClientScenario(strings.TrimSuffix(path.Base(f), ".txtar"), data)
+			if err != nil {
+				return nil, fmt.Errorf("lesson %d: %w", number, err)
+			}
+			for _, e := range sc.Expect {
+				if !known[e.Check] {
+					return nil, fmt.Errorf("lesson %d: scenario %s, expect line %d: check %q is not in %s", number, sc.Name, e.Line, e.Check, m.Checks)
+				}
+			}
+			l.ClientScenarios = append(l.ClientScenarios, sc)
+		}
+		if len(l.ClientScenarios) == 0 {
+			return nil, fmt.Errorf("lesson %d has no grading scenarios", number)
+		}
+		return l, nil
+	}
 	for _, f := range files {
 		data, err := fs.ReadFile(root, f)
 		if err != nil {
@@ -163,6 +192,9 @@ func Grade(ctx context.Context, opts Options) (*Result, error) {
 	}
 	if opts.Starter == nil {
 		return nil, fmt.Errorf("no server to grade")
+	}
+	if lesson.Manifest.Subject == "client" {
+		return gradeClient(ctx, lesson, opts, started)
 	}
 	scenarios := append([]*scenario.Scenario(nil), lesson.Scenarios...)
 	var seed *int64
@@ -277,6 +309,9 @@ func verdict(c Check, t *tally) CheckResult {
 		}
 		r.Message = b.String()
 		r.Expected, r.Actual = f.expected, f.actual
+	case len(t.skips[c.ID]) > 0:
+		r.Status = StatusSkip
+		r.Message = "Not judged: " + strings.TrimSuffix(t.skips[c.ID][0], ".") + "."
 	case t.tested[c.ID]:
 		r.Status, r.Points = StatusPass, c.Points
 	default:

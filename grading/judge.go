@@ -28,10 +28,21 @@ type failure struct {
 type tally struct {
 	tested   map[string]bool
 	failures map[string][]failure
+	// skips says, per check, why part of its evidence could not be
+	// judged: such a check neither passes nor fails (unless something
+	// else failed it).
+	skips map[string][]string
 }
 
 func newTally() *tally {
-	return &tally{tested: map[string]bool{}, failures: map[string][]failure{}}
+	return &tally{tested: map[string]bool{}, failures: map[string][]failure{}, skips: map[string][]string{}}
+}
+
+// skip records that a check could not be judged here, and why.
+func (t *tally) skip(why string, checks ...string) {
+	for _, c := range checks {
+		t.skips[c] = append(t.skips[c], why)
+	}
 }
 
 func (t *tally) test(checks ...string) {

@@ -45,8 +45,15 @@ type Readiness struct {
 type Manifest struct {
 	Number int
 	Title  string
-	// Server is the name of the reference server, as `lab serve NAME` knows it.
+	// Subject is what the lesson grades: "server" (a student's server,
+	// played against by the scripted client) or "client" (a student's
+	// client, for which the lab plays the servers).
+	Subject string
+	// Server is the name of the reference server, as `lab serve NAME`
+	// knows it (a server lesson's).
 	Server string
+	// Servers are the servers a client lesson's scenarios name.
+	Servers []string
 	Ready  Readiness
 	// Run is the scenario `lab run` plays, Checks the check catalogue, and
 	// Grading the pattern of the grading scenarios, all paths inside the
@@ -64,7 +71,10 @@ type Manifest struct {
 //
 //	number: 1                      the lesson's number (required)
 //	title: Reading messages        (required)
-//	server: reader                 the reference server's name (required)
+//	subject: server                or "client": what the lesson grades
+//	server: reader                 the reference server's name (required
+//	                               of a server lesson)
+//	servers: notes tickets         the servers a client lesson plays
 //	ready: stderr ready            or "probe REQUEST-LINE" or "none"
 //	run: scenario.txtar            the scenario lab run plays
 //	checks: grading/checks.txtar   the check catalogue (this is the default)
@@ -72,7 +82,7 @@ type Manifest struct {
 //	                               the catalogue is left out of the match)
 //	model: model                   the folder of the model step, if any
 func ParseManifest(data []byte) (*Manifest, error) {
-	m := &Manifest{Checks: "grading/checks.txtar", Grading: "grading/*.txtar", Ready: Readiness{Kind: "stderr", Pattern: "ready"}}
+	m := &Manifest{Subject: "server", Checks: "grading/checks.txtar", Grading: "grading/*.txtar", Ready: Readiness{Kind: "stderr", Pattern: "ready"}}
 	seen := map[string]bool{}
 	for i, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSpace(line)
@@ -97,8 +107,15 @@ func ParseManifest(data []byte) (*Manifest, error) {
 			m.Number = n
 		case "title":
 			m.Title = val
+		case "subject":
+			if val != "server" && val != "client" {
+				return nil, fmt.Errorf("line %d: subject %q: want server or client", i+1, val)
+			}
+			m.Subject = val
 		case "server":
 			m.Server = val
+		case "servers":
+			m.Servers = strings.Fields(val)
 		case "ready":
 			r, err := parseReady(val)
 			if err != nil {
@@ -114,10 +131,14 @@ func ParseManifest(data []byte) (*Manifest, error) {
 		case "model":
 			m.Model = val
 		default:
-			return nil, fmt.Errorf("line %d: unknown key %q (want number, title, server, ready, run, checks, grading, model)", i+1, key)
+			return nil, fmt.Errorf("line %d: unknown key %q (want number, title, subject, server, servers, ready, run, checks, grading, model)", i+1, key)
 		}
 	}
-	for _, k := range []string{"number", "title", "server"} {
+	required := []string{"number", "title", "server"}
+	if m.Subject == "client" {
+		required = []string{"number", "title", "servers"}
+	}
+	for _, k := range required {
 		if !seen[k] {
 			return nil, fmt.Errorf("the manifest has no %q line", k)
 		}

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -47,8 +48,8 @@ func TestParseManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Manifest{Number: 7, Title: "T", Server: "s", Ready: Readiness{Kind: "none"}, Checks: "grading/checks.txtar", Grading: "grading/*.txtar"}
-	if *m != want {
+	want := Manifest{Number: 7, Title: "T", Subject: "server", Server: "s", Ready: Readiness{Kind: "none"}, Checks: "grading/checks.txtar", Grading: "grading/*.txtar"}
+	if !reflect.DeepEqual(*m, want) {
 		t.Errorf("got %+v, want %+v", *m, want)
 	}
 	for text, why := range map[string]string{
@@ -56,6 +57,8 @@ func TestParseManifest(t *testing.T) {
 		"number: 0\ntitle: T\nserver: s\n":                 "from 1 to 99",
 		"number: 1\nnumber: 2\ntitle: T\nserver: s\n":      "line 2: number is given twice",
 		"number: 1\ntitle: T\nserver: s\ncolour: red\n":    `line 4: unknown key "colour"`,
+		"number: 1\ntitle: T\nsubject: client\n":           `no "servers"`,
+		"number: 1\ntitle: T\nsubject: both\n":             `want server or client`,
 		"number: 1\ntitle: T\nserver: s\nready: soon\n":    `want "stderr TEXT"`,
 		"number: 1\ntitle: T\nserver: s\nready: probe x\n": `want "stderr TEXT"`,
 		"number: 1\ntitle: T\nserver: s\nrun: ../x\n":      "not a path inside",

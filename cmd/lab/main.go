@@ -73,6 +73,7 @@ func commands() []command {
 		{"call", "call one tool of the configured MCP servers: lab call NAME [ARGS-JSON]", callCmd},
 		{"merge-grades", "join the results of a class graded in shards (grade-class --shard K/N): lab merge-grades OUT DIR...", mergeGradesCmd},
 		{"assignment", "write a student repository: a lesson's starter, run scripts and CI files that grade every push", assignmentCmd},
+		{"relay", "join a client under test to a server that lab grade plays for it (the grader starts it)", relayCmd},
 		{"version", "print the lab's version", versionCmd},
 	}
 }

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"net"
+	"net/http"
 	"strings"
+	"time"
 
 	"github.com/mcplab/mcplab/internal/servers"
 	"github.com/mcplab/mcplab/lab/wire"
@@ -22,26 +25,32 @@ func serveCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitCannot, err
 	}
-	// Lesson 3's demo servers take flags of their own (tickets serves
-	// HTTP); they are not in internal/servers yet.
-	if len(rest) > 0 && rest[0] == "notes" {
-		return serveNotes(ctx, e, rest[1:])
-	}
-	if len(rest) > 0 && rest[0] == "tickets" {
-		return serveTickets(ctx, e, rest[1:])
-	}
-	if len(rest) != 1 {
+	if len(rest) == 0 {
 		return exitCannot, usagef("name the server to run: lab serve NAME, one of %s", serverList())
 	}
 	srv, err := servers.Lookup(rest[0])
 	if err != nil {
 		return exitCannot, usagef("no server named %q; the servers are: %s", rest[0], serverList())
 	}
+	// Flags may follow the name too: lab serve tickets --http ADDR.
+	addr := fs.String("http", srv.Addr, "address to listen on, host:port (servers that speak HTTP)")
+	if rest, err = parseFlags(fs, rest[1:]); err != nil {
+		return exitCannot, err
+	}
+	if len(rest) > 0 {
+		return exitCannot, usagef("lab serve takes one server name; %q is one too many", rest[0])
+	}
 	opts := servers.Options{MaxLine: *maxLine, Verbose: *verbose}
 	if m := lessonServing(srv.Name); m != nil {
 		if opts.Lesson, err = subFS(m.Dir); err != nil {
 			return exitInternal, err
 		}
+	}
+	if srv.HTTP != nil {
+		return serveHTTP(ctx, e, srv, *addr, opts)
+	}
+	if *addr != "" {
+		return exitCannot, usagef("%s speaks stdio only; --http is for servers that speak HTTP", srv.Name)
 	}
 	if err := srv.Serve(ctx, servers.Stdio{In: e.stdin, Out: e.stdout, Err: e.stderr}, opts); err != nil {
 		return exitInternal, fmt.Errorf("serving: %w", err)
@@ -56,6 +65,11 @@ func lessonServing(name string) *lessons.Manifest {
 	for _, m := range all {
 		if m.Server == name {
 			return m
+		}
+		for _, s := range m.Servers {
+			if s == name {
+				return m
+			}
 		}
 	}
 	return nil
@@ -81,4 +95,39 @@ func serverList() string {
 		out = append(out, name)
 	}
 	return strings.Join(out, ", ")
+}
+
+// serveHTTP runs a Streamable HTTP server at addr until interrupted.
+func serveHTTP(ctx context.Context, e *env, srv servers.Server, addr string, opts servers.Options) (int, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return exitCannot, fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	if ip := net.ParseIP(hostOf(ln.Addr().String())); ip == nil || !ip.IsLoopback() {
+		fmt.Fprintf(e.stderr, "%s: warning: %s is reachable from other machines, and the server has no authentication\n", srv.Name, ln.Addr())
+	}
+	hs := &http.Server{Handler: srv.HTTP(e.stderr, opts), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(e.stderr, "%s: listening on http://%s%s (MCP 2026-07-28, Streamable HTTP)\n", srv.Name, ln.Addr(), srv.Path)
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return exitInternal, fmt.Errorf("serving: %w", err)
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdown); err != nil {
+		return exitInternal, fmt.Errorf("stopping: %w", err)
+	}
+	fmt.Fprintf(e.stderr, "%s: stopped\n", srv.Name)
+	return exitOK, nil
+}
+
+func hostOf(addr string) string {
+	h, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	return h
 }

@@ -11,12 +11,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"runtime/debug"
 	"sort"
 	"strings"
 
 	"github.com/mcplab/mcplab/lab/helpdesk"
+	"github.com/mcplab/mcplab/lab/notes"
 	"github.com/mcplab/mcplab/lab/server"
+	"github.com/mcplab/mcplab/lab/tickets"
 )
 
 // Stdio is a server's three streams.
@@ -42,7 +45,13 @@ type Server struct {
 	// Summary says in a few words what it is.
 	Summary string
 	// Serve runs the server on stdio until stdin closes (nil) or ctx ends.
+	// It is nil for a server that speaks only HTTP.
 	Serve func(ctx context.Context, stdio Stdio, opts Options) error
+	// HTTP, for a Streamable HTTP server, returns its handler; it logs
+	// to log. Path is its MCP endpoint and Addr the address it listens
+	// on unless told otherwise.
+	HTTP       func(log io.Writer, opts Options) http.Handler
+	Path, Addr string
 }
 
 // All returns every reference server, by name.
@@ -50,6 +59,8 @@ func All() []Server {
 	all := []Server{
 		{Name: "reader", Summary: "plain JSON-RPC 2.0 over stdio with ping and wait", Serve: serveReader},
 		{Name: "helpdesk", Summary: "a stateless MCP 2026-07-28 server with a ticket tool", Serve: serveHelpdesk},
+		{Name: "notes", Summary: "a notes library on stdio: three tools listed two per page, one very long note", Serve: serveNotes},
+		{Name: "tickets", Summary: "a ticket system over Streamable HTTP, whose search collides with the notes library's", HTTP: ticketsHandler, Path: tickets.Path, Addr: tickets.DefaultAddr},
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all
@@ -98,6 +109,14 @@ func serveHelpdesk(ctx context.Context, stdio Stdio, opts Options) error {
 	srv.Log, srv.LogRequests, srv.MaxLine = stdio.Err, opts.Verbose, opts.MaxLine
 	limitMemory(opts.MaxLine)
 	return ignoreCancel(srv.ServeStdio(ctx, stdio.In, stdio.Out))
+}
+
+func serveNotes(ctx context.Context, stdio Stdio, _ Options) error {
+	return ignoreCancel(notes.Serve(ctx, stdio.In, stdio.Out, stdio.Err))
+}
+
+func ticketsHandler(log io.Writer, _ Options) http.Handler {
+	return tickets.Handler(func(format string, args ...any) { fmt.Fprintf(log, "tickets: "+format+"\n", args...) })
 }
 
 func ignoreCancel(err error) error {

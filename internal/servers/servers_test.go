@@ -3,7 +3,10 @@ package servers
 import (
 	"bytes"
 	"context"
+	"io"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -24,6 +27,9 @@ func TestEveryServerAnswers(t *testing.T) {
 	}
 	for _, s := range All() {
 		t.Run(s.Name, func(t *testing.T) {
+			if s.Serve == nil {
+				t.Skipf("%s speaks HTTP only; TestHTTPServersAnswer covers it", s.Name)
+			}
 			opts := Options{MaxLine: 1 << 20}
 			request := `{"jsonrpc":"2.0","id":"x","method":"ping"}`
 			if m := named[s.Name]; m != nil {
@@ -53,10 +59,39 @@ func TestLookup(t *testing.T) {
 	if s, err := Lookup("reader"); err != nil || s.Name != "reader" {
 		t.Errorf("Lookup(reader) = %v, %v", s.Name, err)
 	}
-	if _, err := Lookup("nope"); err == nil || !strings.Contains(err.Error(), "helpdesk, reader") {
+	if _, err := Lookup("nope"); err == nil || !strings.Contains(err.Error(), "helpdesk, notes, reader, tickets") {
 		t.Errorf("Lookup(nope) = %v, want an error naming the servers", err)
 	}
 	if err := All()[0].Serve(context.Background(), Stdio{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{}}, Options{}); err == nil {
 		t.Error("the helpdesk served with no lesson to serve")
+	}
+}
+
+// TestHTTPServersAnswer sends each HTTP server a tools/list as a client of
+// 2026-07-28 would, and checks that a list comes back.
+func TestHTTPServersAnswer(t *testing.T) {
+	for _, s := range All() {
+		if s.HTTP == nil {
+			continue
+		}
+		t.Run(s.Name, func(t *testing.T) {
+			srv := httptest.NewServer(s.HTTP(io.Discard, Options{MaxLine: 1 << 20}))
+			defer srv.Close()
+			body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+			req, _ := http.NewRequest(http.MethodPost, srv.URL+s.Path, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+			req.Header.Set("Mcp-Method", "tools/list")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			got, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != http.StatusOK || !strings.Contains(string(got), `"tools":[`) {
+				t.Errorf("status %d, body %s; want 200 and a list of tools", resp.StatusCode, got)
+			}
+		})
 	}
 }

@@ -33,6 +33,13 @@ type Starter interface {
 	Start(ctx context.Context) (Process, error)
 }
 
+// ArgStarter is a Starter that can start its program with more arguments:
+// a client under test gets the path of its configuration that way.
+type ArgStarter interface {
+	Starter
+	WithArgs(args ...string) Starter
+}
+
 // Exit says how a process ended.
 type Exit struct {
 	Code   int    // the exit status, or -1 when a signal ended it
@@ -67,6 +74,12 @@ type Command struct {
 	Dir  string
 	// Env is the environment; nil means the lab's own.
 	Env []string
+}
+
+// WithArgs returns the command with args added after its own.
+func (c Command) WithArgs(args ...string) Starter {
+	c.Args = append(append([]string(nil), c.Args...), args...)
+	return c
 }
 
 // Start starts the program.

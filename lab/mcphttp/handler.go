@@ -91,7 +91,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	if e := checkHeaders(r.Header, msg); e != nil {
+	if e := CheckHeaders(r.Header, msg); e != nil {
 		h.logf("refused %s id=%s: %s", msg.Method, msg.ID, e.Message)
 		writeError(w, http.StatusBadRequest, msg.ID, e)
 		return
@@ -197,10 +197,11 @@ func loopbackOrigin(origin string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// checkHeaders compares the request metadata headers with the body. The
+// CheckHeaders compares the request metadata headers with the body, as the
+// server does before it answers, and says how they disagree (-32020). The
 // values are compared as they are (case matters); an Mcp-Name in the
 // sentinel form is decoded first.
-func checkHeaders(h http.Header, msg *wire.Message) *wire.Error {
+func CheckHeaders(h http.Header, msg *wire.Message) *wire.Error {
 	var body struct {
 		Name *string `json:"name"`
 		URI  *string `json:"uri"`

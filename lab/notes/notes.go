@@ -12,15 +12,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/mcp"
 	"github.com/mcplab/mcplab/lab/mcpserver"
+	"github.com/mcplab/mcplab/lab/pipe"
 )
 
 // Info is how the server names itself.
@@ -171,69 +169,11 @@ func (l *Library) search(query string) *mcp.CallToolResult {
 }
 
 // Serve runs the notes server on stdio until in ends. Writes longer than
-// PieceSize go out in pieces: when out is a pipe, each piece waits until
+// pipe.PieceSize go out in pieces: when out is a pipe, each piece waits until
 // the client has read the one before (so the client's read returns half a
 // message every time); otherwise a short pause separates them.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, log io.Writer) error {
 	s := New(NewLibrary())
 	s.Log = log
-	return s.ServeStdio(ctx, in, &Pieces{W: out})
-}
-
-// PieceSize is the largest piece Pieces writes at once.
-const PieceSize = 4096
-
-// Pieces passes writes on to W in pieces of at most PieceSize bytes. Before
-// each piece after the first it waits until the reader has drained the
-// pipe (when W is a pipe), at most MaxWait, or else for Pause.
-type Pieces struct {
-	W io.Writer
-	// Pause separates pieces when W is not a pipe; 0 means 20ms.
-	Pause time.Duration
-	// MaxWait bounds the wait for a reader that does not read; 0 means a
-	// second.
-	MaxWait time.Duration
-}
-
-// Write writes p in pieces.
-func (w *Pieces) Write(p []byte) (int, error) {
-	written := 0
-	for len(p) > 0 {
-		n := min(len(p), PieceSize)
-		if written > 0 {
-			w.wait()
-		}
-		m, err := w.W.Write(p[:n])
-		written += m
-		if err != nil {
-			return written, err
-		}
-		p = p[n:]
-	}
-	return written, nil
-}
-
-// wait holds the next piece back until the reader has taken the last.
-func (w *Pieces) wait() {
-	if f, ok := w.W.(*os.File); ok {
-		if _, err := client.PipeBacklog(f); err == nil {
-			wait := w.MaxWait
-			if wait <= 0 {
-				wait = time.Second
-			}
-			deadline := time.Now().Add(wait)
-			for time.Now().Before(deadline) {
-				if n, err := client.PipeBacklog(f); err != nil || n == 0 {
-					return
-				}
-				time.Sleep(time.Millisecond)
-			}
-			return
-		}
-	}
-	pause := w.Pause
-	if pause <= 0 {
-		pause = 20 * time.Millisecond
-	}
-	time.Sleep(pause)
+	return s.ServeStdio(ctx, in, &pipe.Pieces{W: out})
 }

@@ -3,11 +3,9 @@ package notes
 import (
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcplab/mcplab/lab/mcpclient"
 )
@@ -15,46 +13,6 @@ import (
 func TestLongNoteLength(t *testing.T) {
 	if n := len(longNote()); n != LongNoteLength {
 		t.Fatalf("the long note has %d characters, want %d", n, LongNoteLength)
-	}
-}
-
-// Over a pipe, each piece waits until the reader took the one before: every
-// read of a long message returns at most one piece, so a client that splits
-// each read on newlines gets half a message, every time.
-func TestPiecesOverAPipe(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	msg := append(bytes.Repeat([]byte("x"), 3*PieceSize+100), '\n')
-	go func() {
-		// A generous bound: the wait ends when the reader has read, so it
-		// only matters on a machine too busy to schedule the reader.
-		(&Pieces{W: w, MaxWait: time.Minute}).Write(msg)
-		w.Close()
-	}()
-	var reads []int
-	var got []byte
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			reads = append(reads, n)
-			got = append(got, buf[:n]...)
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if !bytes.Equal(got, msg) {
-		t.Fatal("the bytes changed on the way")
-	}
-	if len(reads) != 4 || reads[0] != PieceSize {
-		t.Errorf("reads of %v bytes; want four, the first %d", reads, PieceSize)
 	}
 }
 

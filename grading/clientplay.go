@@ -1,0 +1,381 @@
+package grading
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcplab/mcplab/internal/servers"
+	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/rig"
+)
+
+// The bounds of a client run: the longest answer line read, how much of
+// stderr is kept, and how long the client may take beyond its servers'
+// timeouts before the grader stops waiting (all deadlines scale).
+const (
+	maxClientLine     = 4 << 20
+	maxStderrLines    = 200
+	maxStderrLineLen  = 2000
+	defaultCallBudget = 30 * time.Second
+	answerMargin      = 20 * time.Second
+	exitDeadline      = 15 * time.Second
+	teardownGrace     = 5 * time.Second
+)
+
+// clientAnswer is one line the client wrote to stdout.
+type clientAnswer struct {
+	at    time.Duration
+	text  string
+	value map[string]any // nil when the line is not a JSON object
+}
+
+// clientRun is what one client scenario showed: the commands and the
+// answers on the rig's clock, the traffic the rig saw, and how the client
+// ended.
+type clientRun struct {
+	sc       *ClientScenario
+	aliases  map[string]ScenarioServer
+	scale    float64
+	sent     []time.Duration // when each command was written; shorter when the run stopped early
+	answers  []*clientAnswer // by command; nil where none came
+	extra    []string        // lines beyond one per command
+	traffic  []rig.Event
+	stderr   []string
+	closedAt time.Duration // when stdin was closed; -1 if it never was
+	exit     client.Exit
+	exitAt   time.Duration // -1 when the client had to be killed
+	exited   bool          // it ended by itself
+	early    bool          // it ended before answering every command
+	killed   string        // why the grader killed it, if it did
+	leftOpen []string      // stdio servers still running after the grace
+	startErr error
+	events   []Event
+}
+
+// RelayCommand returns the command that starts the lab's relay: the lab
+// binary's "relay" subcommand. A stdio server of a client lesson is
+// reached through it.
+func RelayCommand() ([]string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding the lab binary for the relay: %w", err)
+	}
+	return []string{exe, "relay"}, nil
+}
+
+// rigServers turns a scenario's server lines into servers the rig plays,
+// each found by name in the lab's list.
+func rigServers(sc *ClientScenario, lesson fs.FS, scale float64) ([]rig.Server, error) {
+	var out []rig.Server
+	for _, s := range sc.Servers {
+		ref, err := servers.Lookup(s.Server)
+		if err != nil {
+			return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
+		}
+		rs := rig.Server{Alias: s.Alias, Down: s.Down, Hang: s.Hang, Cut: s.Cut, Timeout: scaled(s.Timeout, scale)}
+		opts := servers.Options{MaxLine: 1 << 20, Lesson: lesson}
+		switch s.Transport {
+		case "http":
+			if ref.HTTP == nil {
+				return nil, fmt.Errorf("scenario %s: server %s does not speak HTTP", sc.Name, s.Server)
+			}
+			rs.HTTP, rs.Path = ref.HTTP(io.Discard, opts), ref.Path
+		default:
+			if ref.Serve == nil {
+				return nil, fmt.Errorf("scenario %s: server %s does not speak stdio", sc.Name, s.Server)
+			}
+			serve := ref.Serve
+			rs.Stdio = func(ctx context.Context, in io.Reader, out, log io.Writer) error {
+				return serve(ctx, servers.Stdio{In: in, Out: out, Err: log}, opts)
+			}
+		}
+		out = append(out, rs)
+	}
+	return out, nil
+}
+
+func scaled(d time.Duration, scale float64) time.Duration {
+	if scale <= 0 {
+		scale = 1
+	}
+	return time.Duration(float64(d) * scale)
+}
+
+// playClient runs one client scenario: the rig plays the servers, the
+// client gets their configuration, and the commands go in one at a time,
+// each once the answer to the one before has come.
+func playClient(ctx context.Context, sc *ClientScenario, starter client.ArgStarter, lesson fs.FS, relay []string, scale float64, onEvent func(Event)) (*clientRun, error) {
+	run := &clientRun{sc: sc, scale: scale, closedAt: -1, exitAt: -1, aliases: map[string]ScenarioServer{}}
+	for _, s := range sc.Servers {
+		run.aliases[s.Alias] = s
+	}
+	specs, err := rigServers(sc, lesson, scale)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "lab-rig-")
+	if err != nil {
+		return nil, fmt.Errorf("making the rig's folder: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	r, err := rig.Start(ctx, specs, rig.Options{Dir: dir, Relay: relay})
+	if err != nil {
+		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
+	}
+	defer r.Close()
+	cfg := filepath.Join(dir, "servers.json")
+	if err := os.WriteFile(cfg, r.Config(), 0o644); err != nil {
+		return nil, fmt.Errorf("writing the configuration: %w", err)
+	}
+	var mu sync.Mutex
+	note := func(kind EventKind, text string) {
+		ev := Event{Scenario: sc.Name, AtMS: r.Since().Milliseconds(), Kind: kind, Text: text}
+		mu.Lock()
+		run.events = append(run.events, ev)
+		mu.Unlock()
+		if onEvent != nil {
+			onEvent(ev)
+		}
+	}
+	note(EventNote, "configuration: "+strings.Join(strings.Fields(string(r.Config())), " "))
+	p, err := starter.WithArgs("--config", cfg).Start(ctx)
+	if err != nil {
+		run.startErr = err
+		return run, nil
+	}
+	defer p.Kill()
+
+	answers := make(chan *clientAnswer, len(sc.Commands)+16)
+	outDone := make(chan struct{})
+	go func() {
+		defer close(outDone)
+		defer close(answers)
+		br := bufio.NewReaderSize(p.Stdout(), 64<<10)
+		for {
+			line, err := readBounded(br, maxClientLine)
+			if len(line) > 0 {
+				a := &clientAnswer{at: r.Since(), text: strings.TrimRight(line, "\r\n")}
+				var v map[string]any
+				if json.Unmarshal([]byte(a.text), &v) == nil {
+					a.value = v
+				}
+				note(EventAnswer, a.text)
+				answers <- a
+			}
+			if err != nil {
+				if !errors.Is(err, io.EOF) {
+					io.Copy(io.Discard, p.Stdout())
+				}
+				return
+			}
+		}
+	}()
+	errDone := make(chan struct{})
+	go func() {
+		defer close(errDone)
+		br := bufio.NewReaderSize(p.Stderr(), 16<<10)
+		for {
+			line, err := readBounded(br, maxStderrLineLen)
+			if len(line) > 0 {
+				text := strings.TrimRight(line, "\r\n")
+				mu.Lock()
+				keep := len(run.stderr) < maxStderrLines
+				if keep {
+					run.stderr = append(run.stderr, text)
+				}
+				mu.Unlock()
+				if keep {
+					note(EventStderr, text)
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	exited := make(chan client.Exit, 1)
+	go func() { exited <- p.Wait() }()
+
+	budget := defaultCallBudget
+	for _, s := range sc.Servers {
+		budget = max(budget, s.Timeout)
+	}
+	perAnswer := scaled(budget+answerMargin, scale)
+	var exit *client.Exit
+	run.answers = make([]*clientAnswer, len(sc.Commands))
+	stdin := p.Stdin()
+commands:
+	for i, cmd := range sc.Commands {
+		run.sent = append(run.sent, r.Since())
+		note(EventSend, cmd)
+		if _, err := io.WriteString(stdin, cmd+"\n"); err != nil {
+			note(EventNote, fmt.Sprintf("writing command %d failed: %v", i+1, err))
+			break
+		}
+		timer := time.NewTimer(perAnswer)
+		select {
+		case a, ok := <-answers:
+			timer.Stop()
+			if !ok {
+				break commands
+			}
+			run.answers[i] = a
+		case e := <-exited:
+			timer.Stop()
+			exit = &e
+			run.exitAt = r.Since()
+			// What it wrote before it ended still counts.
+			<-outDone
+			j := i
+			for a := range answers {
+				if j < len(run.answers) {
+					run.answers[j] = a
+					j++
+				} else {
+					run.extra = append(run.extra, a.text)
+				}
+			}
+			break commands
+		case <-timer.C:
+			note(EventNote, fmt.Sprintf("no answer to command %d came within %s", i+1, perAnswer.Round(time.Second)))
+			break commands
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, ctx.Err()
+		}
+	}
+	for _, a := range run.answers {
+		if a == nil {
+			run.early = true
+		}
+	}
+	if exit == nil {
+		stdin.Close()
+		run.closedAt = r.Since()
+		note(EventClose, "")
+		timer := time.NewTimer(scaled(exitDeadline, scale))
+		select {
+		case e := <-exited:
+			exit = &e
+			run.exitAt = r.Since()
+			run.exited = true
+		case <-timer.C:
+			run.killed = fmt.Sprintf("the client was still running %s after its stdin closed, and was killed", scaled(exitDeadline, scale).Round(time.Second))
+			note(EventNote, run.killed)
+			p.Kill()
+			e := <-exited
+			exit = &e
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, ctx.Err()
+		}
+		timer.Stop()
+	} else {
+		run.early = true
+	}
+	run.exit = *exit
+	note(EventExit, exit.String())
+	// The client had to end its stdio servers before it exited; give the
+	// kernel a moment to tell the rig about the ones it killed last.
+	deadline := time.NewTimer(scaled(teardownGrace, scale))
+	for {
+		open, changed := r.OpenStdio()
+		if open == 0 {
+			break
+		}
+		select {
+		case <-changed:
+			continue
+		case <-deadline.C:
+		case <-ctx.Done():
+		}
+		break
+	}
+	deadline.Stop()
+	p.Kill()
+	for a := range answers {
+		run.extra = append(run.extra, a.text)
+	}
+	<-errDone
+	run.traffic = r.Events()
+	run.leftOpen = stillOpen(run.traffic)
+	for _, ev := range run.traffic {
+		run.events = append(run.events, trafficEvent(sc.Name, ev))
+	}
+	return run, nil
+}
+
+// stillOpen lists the stdio server starts that had not ended when the
+// events were taken.
+func stillOpen(evs []rig.Event) []string {
+	open := map[string]bool{}
+	var order []string
+	for _, ev := range evs {
+		key := fmt.Sprintf("%s (start %d)", ev.Server, ev.Conn)
+		switch ev.Kind {
+		case rig.KindStart:
+			open[key] = true
+			order = append(order, key)
+		case rig.KindGone:
+			delete(open, key)
+		}
+	}
+	var out []string
+	for _, k := range order {
+		if open[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// The transcript kinds of the traffic between a client and the servers the
+// lab plays for it.
+const (
+	EventToServer   EventKind = "to-server"   // a message the client sent a server
+	EventFromServer EventKind = "from-server" // a message a server sent the client
+	EventRig        EventKind = "rig"         // a server started or ended, a call held or cut
+)
+
+func trafficEvent(scenario string, ev rig.Event) Event {
+	out := Event{Scenario: scenario, AtMS: ev.At.Milliseconds()}
+	where := fmt.Sprintf("%s#%d", ev.Server, ev.Conn)
+	switch ev.Kind {
+	case rig.KindSend, rig.KindPost:
+		out.Kind, out.Text = EventToServer, where+" "+ev.Text
+	case rig.KindReply, rig.KindAnswer:
+		out.Kind, out.Text = EventFromServer, where+" "+ev.Text
+	case rig.KindStatus:
+		out.Kind, out.Text = EventFromServer, fmt.Sprintf("%s HTTP %d %s", where, ev.Status, ev.Text)
+	default:
+		out.Kind, out.Text = EventRig, where+" "+string(ev.Kind)+" "+ev.Text
+	}
+	out.Text = strings.TrimSpace(out.Text)
+	return out
+}
+
+// readBounded reads one line of at most max bytes; the rest of a longer
+// line is read and dropped.
+func readBounded(br *bufio.Reader, max int) (string, error) {
+	var b []byte
+	for {
+		frag, err := br.ReadSlice('\n')
+		if len(b) < max {
+			b = append(b, frag[:min(len(frag), max-len(b))]...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return string(b), err
+	}
+}

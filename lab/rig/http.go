@@ -1,0 +1,153 @@
+package rig
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// RequestLineHeader is the header under which a post event keeps the
+// request's method and path ("POST /mcp"); no client sends it.
+const RequestLineHeader = "X-Rig-Request"
+
+// httpHandler records each request and what the server answers, and plays
+// the server's faults: a held call is never answered, a cut one breaks off
+// before its response.
+func (r *Rig) httpHandler(s Server) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		n := r.nextConn(s.Alias)
+		body, err := io.ReadAll(io.LimitReader(req.Body, int64(r.maxLine)+1))
+		if err != nil {
+			r.record(Event{Server: s.Alias, Conn: n, Kind: KindPost, Header: req.Header.Clone(), Text: string(body)})
+			return
+		}
+		h := req.Header.Clone()
+		h.Set(RequestLineHeader, req.Method+" "+req.URL.Path)
+		r.record(Event{Server: s.Alias, Conn: n, Kind: KindPost, Header: h, Text: string(body)})
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		if s.Hang != "" && isCallOf(body, s.Hang) {
+			r.record(Event{Server: s.Alias, Conn: n, Kind: KindHeld, Text: "the rig holds this call of " + s.Hang + " and will never answer it"})
+			select {
+			case <-req.Context().Done():
+			case <-r.ctx.Done():
+			}
+			r.record(Event{Server: s.Alias, Conn: n, Kind: KindGone})
+			return
+		}
+		tw := &tapWriter{w: w, rig: r, alias: s.Alias, conn: n, cut: s.Cut != "" && isCallOf(body, s.Cut)}
+		defer r.record(Event{Server: s.Alias, Conn: n, Kind: KindGone})
+		defer tw.finish()
+		s.HTTP.ServeHTTP(tw, req)
+	})
+}
+
+// tapWriter records an HTTP answer message by message. An event stream is
+// passed on one whole event at a time, so that a cut answer can stop just
+// before its response.
+type tapWriter struct {
+	w        http.ResponseWriter
+	rig      *Rig
+	alias    string
+	conn     int
+	cut      bool
+	status   int
+	stream   bool
+	pending  []byte // an event stream's bytes not yet passed on
+	body     []byte // a JSON body, recorded at the end
+	finished bool
+}
+
+func (t *tapWriter) Header() http.Header { return t.w.Header() }
+
+func (t *tapWriter) WriteHeader(code int) {
+	if t.status != 0 {
+		return
+	}
+	t.status = code
+	ct := t.w.Header().Get("Content-Type")
+	t.stream = strings.HasPrefix(ct, "text/event-stream")
+	t.rig.record(Event{Server: t.alias, Conn: t.conn, Kind: KindStatus, Status: code, Text: ct})
+	if t.cut && !t.stream {
+		t.breakOff("the rig broke the connection before the answer's body")
+	}
+	t.w.WriteHeader(code)
+}
+
+func (t *tapWriter) Write(p []byte) (int, error) {
+	if t.status == 0 {
+		t.WriteHeader(http.StatusOK)
+	}
+	if !t.stream {
+		if len(t.body) < t.rig.maxLine {
+			t.body = append(t.body, p...)
+		}
+		return t.w.Write(p)
+	}
+	t.pending = append(t.pending, p...)
+	for {
+		i := bytes.Index(t.pending, []byte("\n\n"))
+		if i < 0 {
+			return len(p), nil
+		}
+		ev := t.pending[:i+2]
+		data := eventData(ev)
+		if t.cut && hasID(data) {
+			t.breakOff("the rig broke the stream off before the response")
+		}
+		t.rig.record(Event{Server: t.alias, Conn: t.conn, Kind: KindAnswer, Text: data})
+		if _, err := t.w.Write(ev); err != nil {
+			return 0, err
+		}
+		t.pending = t.pending[i+2:]
+	}
+}
+
+// Flush passes a flush on, so a stream reaches the client as it is made.
+func (t *tapWriter) Flush() {
+	if f, ok := t.w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// breakOff ends the exchange at once: the server closes the connection
+// with no more bytes, which the client sees as a stream that broke.
+func (t *tapWriter) breakOff(why string) {
+	t.Flush()
+	t.rig.record(Event{Server: t.alias, Conn: t.conn, Kind: KindCut, Text: why})
+	t.finished = true
+	panic(http.ErrAbortHandler)
+}
+
+func (t *tapWriter) finish() {
+	if t.finished {
+		return
+	}
+	t.finished = true
+	if !t.stream && len(t.body) > 0 {
+		t.rig.record(Event{Server: t.alias, Conn: t.conn, Kind: KindAnswer, Text: strings.TrimSpace(string(t.body))})
+	}
+}
+
+// eventData joins the data lines of one event.
+func eventData(ev []byte) string {
+	var parts []string
+	for _, line := range strings.Split(string(ev), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if v, ok := strings.CutPrefix(line, "data:"); ok {
+			parts = append(parts, strings.TrimPrefix(v, " "))
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// hasID reports whether a message has an id, which makes it a response.
+func hasID(data string) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(data), &m) != nil {
+		return false
+	}
+	_, ok := m["id"]
+	return ok
+}

@@ -1,0 +1,485 @@
+// Package rig plays MCP servers for a client under test and records every
+// byte the client sends them. A stdio server is reached through a socket:
+// the configuration the rig writes starts a relay (Relay, run by the lab
+// binary) that joins the client's pipes to the socket, so the server runs
+// inside the rig while the client sees an ordinary child process. An HTTP
+// server listens on a loopback port. The rig can also play a server badly
+// on purpose: listed but down, a tool that never answers, an event stream
+// that breaks before its response.
+package rig
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A rig keeps at most this much of what it sees, so that a client that
+// floods its servers cannot exhaust the grader's memory.
+const (
+	maxKept   = 64 << 20
+	maxEvents = 200000
+)
+
+// Server is one server the rig plays under an alias of the configuration.
+type Server struct {
+	// Alias is the server's name in the configuration.
+	Alias string
+	// Stdio serves a stdio server over a byte stream until in ends.
+	Stdio func(ctx context.Context, in io.Reader, out, log io.Writer) error
+	// HTTP serves a Streamable HTTP server; Path is its endpoint ("/mcp"
+	// when empty).
+	HTTP http.Handler
+	Path string
+	// Down lists the server where nothing answers: an HTTP URL at a port
+	// nobody listens on, a stdio command that does not exist.
+	Down bool
+	// Hang names a tool whose calls the rig holds and never answers.
+	Hang string
+	// Cut names a tool whose answer the rig breaks off: the connection
+	// closes before the response, after any notification before it.
+	Cut string
+	// Timeout is the server's timeoutMs in the configuration; 0 leaves
+	// it out.
+	Timeout time.Duration
+}
+
+// Transport is "stdio" or "http".
+func (s Server) Transport() string {
+	if s.HTTP != nil {
+		return "http"
+	}
+	return "stdio"
+}
+
+// Options set up a rig.
+type Options struct {
+	// Dir is a private folder (mode 0700) for the configuration and the
+	// sockets. Socket paths are short on some systems: keep it short.
+	Dir string
+	// Relay is the command that joins a client's pipes to a stdio
+	// server's socket; the socket's path is added as its last argument.
+	Relay []string
+	// MaxLine bounds one recorded line or body, in bytes; 0 means 4 MiB.
+	// A longer one is cut in the record (the server still gets it whole).
+	MaxLine int
+}
+
+// Kind says what an Event is.
+type Kind string
+
+// The kinds of event the rig records.
+const (
+	KindStart  Kind = "start"  // the client started a stdio server
+	KindSend   Kind = "send"   // a line the client sent a stdio server
+	KindReply  Kind = "reply"  // a line a stdio server sent the client
+	KindEOF    Kind = "eof"    // the client closed a stdio server's stdin (or its relay died)
+	KindGone   Kind = "gone"   // a stdio server's connection ended, or an HTTP exchange
+	KindPost   Kind = "post"   // an HTTP request: Header and Text (the body)
+	KindAnswer Kind = "answer" // one message of an HTTP answer: a JSON body, or one event's data
+	KindStatus Kind = "status" // the HTTP answer's status and content type
+	KindHeld   Kind = "held"   // the rig holds this request for good
+	KindCut    Kind = "cut"    // the rig broke this answer off
+)
+
+// Event is one thing the rig saw, timed from the rig's start.
+type Event struct {
+	At     time.Duration
+	Server string // the alias
+	// Conn numbers the server's connections from 1: a stdio server's
+	// starts, an HTTP server's requests.
+	Conn int
+	Kind Kind
+	// Text is the line, the body, the event's data, or a few words.
+	Text   string
+	Header http.Header `json:",omitempty"` // the request headers, on a post
+	Status int         `json:",omitempty"` // on a status event
+}
+
+// Rig is a set of servers being played.
+type Rig struct {
+	start   time.Time
+	ctx     context.Context
+	cancel  context.CancelFunc
+	maxLine int
+	config  []byte
+
+	mu      sync.Mutex
+	events  []Event
+	kept    int            // bytes of text kept in events
+	conns   map[string]int // connections made so far, per alias
+	open    int            // stdio connections not yet gone
+	changed chan struct{}  // closed and replaced when open changes
+
+	wg       sync.WaitGroup
+	closers  []io.Closer
+	sockets  map[net.Conn]bool
+	shutdown []func()
+}
+
+// Start starts every server and writes the configuration that names them.
+func Start(ctx context.Context, servers []Server, opts Options) (*Rig, error) {
+	if opts.Dir == "" {
+		return nil, errors.New("the rig needs a folder of its own")
+	}
+	r := &Rig{start: time.Now(), maxLine: opts.MaxLine, conns: map[string]int{}, changed: make(chan struct{}), sockets: map[net.Conn]bool{}}
+	if r.maxLine <= 0 {
+		r.maxLine = 4 << 20
+	}
+	r.ctx, r.cancel = context.WithCancel(ctx)
+	var cfg bytes.Buffer
+	cfg.WriteString("{\"servers\": {")
+	seen := map[string]bool{}
+	for i, s := range servers {
+		if seen[s.Alias] {
+			r.Close()
+			return nil, fmt.Errorf("the alias %q is given twice", s.Alias)
+		}
+		seen[s.Alias] = true
+		entry, err := r.startServer(i, s, opts)
+		if err != nil {
+			r.Close()
+			return nil, fmt.Errorf("starting server %s: %w", s.Alias, err)
+		}
+		if s.Timeout > 0 {
+			entry["timeoutMs"] = s.Timeout.Milliseconds()
+		}
+		if i > 0 {
+			cfg.WriteString(",")
+		}
+		name, _ := json.Marshal(s.Alias)
+		fmt.Fprintf(&cfg, "\n  %s: %s", name, encodeEntry(entry))
+	}
+	cfg.WriteString("\n}}\n")
+	r.config = cfg.Bytes()
+	return r, nil
+}
+
+// encodeEntry writes a configuration entry with its members in a fixed
+// order: command, args, url, timeoutMs.
+func encodeEntry(e map[string]any) string {
+	var parts []string
+	for _, k := range []string{"command", "args", "url", "timeoutMs"} {
+		if v, ok := e[k]; ok {
+			kb, _ := json.Marshal(k)
+			vb, _ := json.Marshal(v)
+			parts = append(parts, string(kb)+": "+string(vb))
+		}
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+func (r *Rig) startServer(i int, s Server, opts Options) (map[string]any, error) {
+	switch {
+	case s.HTTP != nil:
+		p := s.Path
+		if p == "" {
+			p = "/mcp"
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		url := "http://" + ln.Addr().String() + p
+		if s.Down {
+			ln.Close() // a port that was free a moment ago, now with nobody on it
+			return map[string]any{"url": url}, nil
+		}
+		srv := &http.Server{Handler: r.httpHandler(s), ReadHeaderTimeout: 30 * time.Second, ErrorLog: discardLog()}
+		r.closers = append(r.closers, ln)
+		r.shutdown = append(r.shutdown, func() { srv.Close() })
+		r.wg.Add(1)
+		go func() { defer r.wg.Done(); srv.Serve(ln) }()
+		return map[string]any{"url": url}, nil
+	case s.Stdio != nil:
+		if len(opts.Relay) == 0 {
+			return nil, errors.New("no relay command to reach a stdio server")
+		}
+		sock := filepath.Join(opts.Dir, fmt.Sprintf("s%d.sock", i))
+		if s.Down {
+			missing := filepath.Join(opts.Dir, fmt.Sprintf("no-server-%d", i))
+			return map[string]any{"command": missing, "args": []string{}}, nil
+		}
+		ln, err := net.Listen("unix", sock)
+		if err != nil {
+			return nil, err
+		}
+		r.closers = append(r.closers, ln)
+		r.wg.Add(1)
+		go func() { defer r.wg.Done(); r.acceptStdio(s, ln) }()
+		args := append(append([]string{}, opts.Relay[1:]...), sock)
+		return map[string]any{"command": opts.Relay[0], "args": args}, nil
+	}
+	return nil, errors.New("the server has neither a stdio nor an HTTP side")
+}
+
+// Config is the configuration file's content: every server, in order.
+func (r *Rig) Config() []byte { return append([]byte(nil), r.config...) }
+
+// Events returns what the rig saw so far, in order.
+func (r *Rig) Events() []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Event(nil), r.events...)
+}
+
+// Since is the time since the rig started, on the clock of its events.
+func (r *Rig) Since() time.Duration { return time.Since(r.start) }
+
+// OpenStdio is how many stdio connections have not ended, and a channel
+// closed when that number next changes.
+func (r *Rig) OpenStdio() (int, <-chan struct{}) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.open, r.changed
+}
+
+// Close stops every server and ends every connection, then waits for the
+// rig's goroutines.
+func (r *Rig) Close() error {
+	r.cancel()
+	r.mu.Lock()
+	for _, c := range r.closers {
+		c.Close()
+	}
+	for c := range r.sockets {
+		c.Close()
+	}
+	shut := r.shutdown
+	r.mu.Unlock()
+	for _, f := range shut {
+		f()
+	}
+	r.wg.Wait()
+	return nil
+}
+
+func (r *Rig) record(e Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e.At = time.Since(r.start)
+	if len(e.Text) > r.maxLine {
+		e.Text = e.Text[:r.maxLine] + fmt.Sprintf("... [%d bytes in all]", len(e.Text))
+	}
+	if r.kept += len(e.Text); r.kept > maxKept {
+		e.Text = "[not kept: the record is full]"
+	}
+	if len(r.events) >= maxEvents {
+		return
+	}
+	r.events = append(r.events, e)
+}
+
+func (r *Rig) nextConn(alias string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.conns[alias]++
+	return r.conns[alias]
+}
+
+func (r *Rig) addOpen(d int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.open += d
+	close(r.changed)
+	r.changed = make(chan struct{})
+}
+
+func (r *Rig) acceptStdio(s Server, ln net.Listener) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		r.mu.Lock()
+		if r.ctx.Err() != nil {
+			r.mu.Unlock()
+			c.Close()
+			return
+		}
+		r.sockets[c] = true
+		r.open++
+		close(r.changed)
+		r.changed = make(chan struct{})
+		r.mu.Unlock()
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			r.serveStdio(s, c)
+		}()
+	}
+}
+
+// serveStdio plays one start of a stdio server: what the client sends is
+// recorded line by line and passed on (a held call is not), and what the
+// server writes is recorded and sent back.
+func (r *Rig) serveStdio(s Server, c net.Conn) {
+	n := r.nextConn(s.Alias)
+	r.record(Event{Server: s.Alias, Conn: n, Kind: KindStart})
+	defer func() {
+		c.Close()
+		r.mu.Lock()
+		delete(r.sockets, c)
+		r.mu.Unlock()
+		r.record(Event{Server: s.Alias, Conn: n, Kind: KindGone})
+		r.addOpen(-1)
+	}()
+	in, feed := io.Pipe()
+	relayGone := make(chan struct{})
+	go func() {
+		defer close(relayGone)
+		lines := &lineTap{w: feed, emit: func(line string) {
+			r.record(Event{Server: s.Alias, Conn: n, Kind: KindSend, Text: line})
+		}, hold: func(line []byte) bool {
+			if s.Hang != "" && isCallOf(line, s.Hang) {
+				r.record(Event{Server: s.Alias, Conn: n, Kind: KindHeld, Text: "the rig holds this call of " + s.Hang + " and will never answer it"})
+				return true
+			}
+			return false
+		}, max: r.maxLine}
+		err := readFrames(c, lines)
+		if errors.Is(err, errStdinEnded) {
+			r.record(Event{Server: s.Alias, Conn: n, Kind: KindEOF})
+			lines.flush()
+			feed.Close()
+			// The relay lives on until the client ends it: wait for
+			// that, reading (and dropping) anything more.
+			io.Copy(io.Discard, c)
+			return
+		}
+		lines.flush()
+		feed.Close()
+	}()
+	out := &lineTap{w: c, emit: func(line string) {
+		r.record(Event{Server: s.Alias, Conn: n, Kind: KindReply, Text: line})
+	}, max: r.maxLine}
+	s.Stdio(r.ctx, in, out, io.Discard)
+	in.CloseWithError(io.ErrClosedPipe)
+	select {
+	case <-relayGone:
+	case <-r.ctx.Done():
+	}
+}
+
+// errStdinEnded is the relay's word that the client closed its stdin.
+var errStdinEnded = errors.New("the client closed the server's stdin")
+
+// readFrames reads the relay's frames and writes their bytes to w, until
+// the empty frame (errStdinEnded) or the connection's end.
+func readFrames(c io.Reader, w io.Writer) error {
+	var head [4]byte
+	buf := make([]byte, 64<<10)
+	for {
+		if _, err := io.ReadFull(c, head[:]); err != nil {
+			return err
+		}
+		n := int(binary.BigEndian.Uint32(head[:]))
+		if n == 0 {
+			return errStdinEnded
+		}
+		if n > len(buf) {
+			return fmt.Errorf("a frame of %d bytes is longer than a relay sends", n)
+		}
+		if _, err := io.ReadFull(c, buf[:n]); err != nil {
+			return err
+		}
+		if _, err := w.Write(buf[:n]); err != nil {
+			return err
+		}
+	}
+}
+
+// lineTap passes writes on and reports each complete line written. A
+// line that hold claims is reported but not passed on; a line longer than
+// max is reported cut (it is passed on whole).
+type lineTap struct {
+	w    io.Writer
+	emit func(string)
+	hold func([]byte) bool
+	max  int
+	buf  []byte
+}
+
+func (t *lineTap) Write(p []byte) (int, error) {
+	if t.hold == nil {
+		t.scan(p)
+		return t.w.Write(p)
+	}
+	// Held lines must not reach w: pass on line by line.
+	t.buf = append(t.buf, p...)
+	for {
+		i := bytes.IndexByte(t.buf, '\n')
+		if i < 0 {
+			break
+		}
+		line := t.buf[:i+1]
+		t.emit(string(line[:i]))
+		if !t.hold(line) {
+			if _, err := t.w.Write(line); err != nil {
+				return 0, err
+			}
+		}
+		t.buf = t.buf[i+1:]
+	}
+	if t.max > 0 && len(t.buf) > t.max {
+		t.emit(string(t.buf[:t.max]) + " [cut: the line goes on]")
+		if _, err := t.w.Write(t.buf); err != nil {
+			return 0, err
+		}
+		t.buf = nil
+	}
+	return len(p), nil
+}
+
+// scan reports the complete lines in p, keeping a partial one for later.
+func (t *lineTap) scan(p []byte) {
+	t.buf = append(t.buf, p...)
+	for {
+		i := bytes.IndexByte(t.buf, '\n')
+		if i < 0 {
+			break
+		}
+		t.emit(string(t.buf[:i]))
+		t.buf = t.buf[i+1:]
+	}
+	if t.max > 0 && len(t.buf) > t.max {
+		t.emit(string(t.buf[:t.max]) + " [cut: the line goes on]")
+		t.buf = nil
+	}
+}
+
+// flush passes on and reports what is left after the last newline.
+func (t *lineTap) flush() {
+	if len(t.buf) == 0 {
+		return
+	}
+	t.emit(string(t.buf))
+	if t.hold != nil && !t.hold(t.buf) {
+		t.w.Write(t.buf)
+	}
+	t.buf = nil
+}
+
+// isCallOf reports whether a message is a tools/call of the tool name.
+func isCallOf(body []byte, name string) bool {
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	return json.Unmarshal(bytes.TrimSpace(body), &m) == nil && m.Method == "tools/call" && m.Params.Name == name
+}
+
+func discardLog() *log.Logger { return log.New(io.Discard, "", 0) }
