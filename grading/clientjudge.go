@@ -114,8 +114,15 @@ func (r *clientRun) replies(server string, conn int) []map[string]json.RawMessag
 // responseTo finds a server's response to a request: on the same stdio
 // connection by id, or in the same HTTP exchange.
 func (r *clientRun) responseTo(m *sentMessage) map[string]json.RawMessage {
-	for _, rep := range r.replies(m.server, m.conn) {
-		if id, ok := rep["id"]; ok && jsonEqual(id, m.id) {
+	for _, ev := range r.traffic {
+		if ev.Server != m.server || ev.Conn != m.conn || ev.At < m.at || (ev.Kind != rig.KindReply && ev.Kind != rig.KindAnswer) {
+			continue
+		}
+		var rep map[string]json.RawMessage
+		if json.Unmarshal([]byte(ev.Text), &rep) != nil {
+			continue
+		}
+		if id, ok := rep["id"]; ok && rep["method"] == nil && jsonEqual(id, m.id) {
 			return rep
 		}
 	}
@@ -194,7 +201,7 @@ func judgeClientExpected(run *clientRun, t *tally) {
 		where := fmt.Sprintf("command %d %s", k.cmd, clip(run.sc.Commands[k.cmd-1], 120))
 		skipped := ""
 		for _, e := range es {
-			if e.Kind != "needs" && e.Kind != "needs-answer" {
+			if !e.precondition() {
 				continue
 			}
 			if why := run.unmet(e); why != "" {
@@ -207,10 +214,11 @@ func judgeClientExpected(run *clientRun, t *tally) {
 			continue
 		}
 		for _, e := range es {
-			if e.Kind == "needs" || e.Kind == "needs-answer" {
+			if e.precondition() {
 				continue
 			}
 			if f := run.judgeOne(e); f != nil {
+				f.what = fmt.Sprintf("for command %d %s, %s", k.cmd, clip(run.sc.Commands[k.cmd-1], 120), f.what)
 				f.scenario, f.where = run.sc.Name, where
 				t.fail(*f, e.Check)
 			} else {
@@ -227,6 +235,19 @@ func (r *clientRun) unmet(e ClientExpectation) string {
 		if _, why := r.reached(e.Command, e.Alias, e.Tool); why != "" {
 			return why
 		}
+	case "needs-known-name":
+		calls := r.callsDuring(e.Command)
+		if len(calls) == 0 {
+			return fmt.Sprintf("while command %d ran, the client sent no tools/call to any server", e.Command)
+		}
+		listed := r.listedTools()
+		for _, m := range calls {
+			if name, _ := m.toolName(); listed[m.server][name] {
+				return ""
+			}
+		}
+		name, _ := calls[0].toolName()
+		return fmt.Sprintf("while command %d ran, the client called %q on %s, a name that server does not know (see original-name)", e.Command, name, calls[0].server)
 	case "needs-answer":
 		a := r.answers[e.Command-1]
 		if a == nil {
@@ -563,10 +584,11 @@ func headerSummary(h map[string][]string) string {
 	return strings.Join(parts, "; ")
 }
 
-// judgeOriginalName: a tools/call names the tool as its server listed it.
-func judgeOriginalName(run *clientRun, t *tally) {
+// listedTools gives, per server, the tool names its tools/list answers
+// listed.
+func (r *clientRun) listedTools() map[string]map[string]bool {
 	listed := map[string]map[string]bool{}
-	for _, ev := range run.traffic {
+	for _, ev := range r.traffic {
 		if ev.Kind != rig.KindReply && ev.Kind != rig.KindAnswer {
 			continue
 		}
@@ -587,6 +609,12 @@ func judgeOriginalName(run *clientRun, t *tally) {
 			listed[ev.Server][tool.Name] = true
 		}
 	}
+	return listed
+}
+
+// judgeOriginalName: a tools/call names the tool as its server listed it.
+func judgeOriginalName(run *clientRun, t *tally) {
+	listed := run.listedTools()
 	for _, m := range run.sentMessages() {
 		if m.method != "tools/call" || listed[m.server] == nil {
 			continue

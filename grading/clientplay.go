@@ -206,9 +206,15 @@ func playClient(ctx context.Context, sc *ClientScenario, starter client.ArgStart
 	exited := make(chan client.Exit, 1)
 	go func() { exited <- p.Wait() }()
 
-	budget := defaultCallBudget
+	// A client may take its longest server timeout to answer a command;
+	// with no timeout given, it picks its own, which the grader allows
+	// up to defaultCallBudget.
+	budget := time.Duration(0)
 	for _, s := range sc.Servers {
 		budget = max(budget, s.Timeout)
+	}
+	if budget == 0 {
+		budget = defaultCallBudget
 	}
 	perAnswer := scaled(budget+answerMargin, scale)
 	var exit *client.Exit
@@ -227,6 +233,15 @@ commands:
 		case a, ok := <-answers:
 			timer.Stop()
 			if !ok {
+				// Its stdout closed: it is ending, or has ended.
+				wait := time.NewTimer(scaled(exitDeadline, scale))
+				select {
+				case e := <-exited:
+					exit = &e
+					run.exitAt = r.Since()
+				case <-wait.C:
+				}
+				wait.Stop()
 				break commands
 			}
 			run.answers[i] = a

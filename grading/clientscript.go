@@ -44,6 +44,8 @@ import (
 //	                         check's other lines for this command are not
 //	                         judged (the check is skipped, not failed)
 //	needs-answer PATH OP V   likewise, unless the answer shows this
+//	needs-known-name         likewise, unless the command's tools/call
+//	                         named a tool its server listed
 type ClientScenario struct {
 	Name     string
 	Comment  string
@@ -65,7 +67,8 @@ type ClientExpectation struct {
 	Line    int // in the expect file
 	Command int // from 1
 	Check   string
-	// Kind is answer, reaches, notified, within, needs or needs-answer.
+	// Kind is answer, reaches, notified, within, needs, needs-answer or
+	// needs-known-name.
 	Kind string
 	// Path, Op and Value are an answer's test.
 	Path  []pathStep
@@ -246,6 +249,10 @@ func parseClientExpectation(line string) (ClientExpectation, error) {
 			return e, fmt.Errorf("%s takes a server and a tool", e.Kind)
 		}
 		e.Alias, e.Tool = args[0], args[1]
+	case "needs-known-name":
+		if len(args) != 0 {
+			return e, fmt.Errorf("needs-known-name takes nothing more")
+		}
 	case "notified":
 		if len(args) != 1 {
 			return e, fmt.Errorf("notified takes a server")
@@ -261,7 +268,7 @@ func parseClientExpectation(line string) (ClientExpectation, error) {
 		}
 		e.Within = time.Duration(s * float64(time.Second))
 	default:
-		return e, fmt.Errorf("unknown kind %q (want answer, reaches, notified, within, needs, needs-answer)", e.Kind)
+		return e, fmt.Errorf("unknown kind %q (want answer, reaches, notified, within, needs, needs-answer, needs-known-name)", e.Kind)
 	}
 	return e, nil
 }
@@ -358,4 +365,10 @@ func nonEmpty(s, or string) string {
 		return or
 	}
 	return s
+}
+
+// precondition reports whether the line is a condition for judging the
+// others of its command and check rather than a test of its own.
+func (e ClientExpectation) precondition() bool {
+	return e.Kind == "needs" || e.Kind == "needs-answer" || e.Kind == "needs-known-name"
 }

@@ -48,7 +48,7 @@ type Server struct {
 	// Hang names a tool whose calls the rig holds and never answers.
 	Hang string
 	// Cut names a tool whose answer the rig breaks off: the connection
-	// closes before the response, after any notification before it.
+	// closes after the answer's headers, before any message.
 	Cut string
 	// Timeout is the server's timeoutMs in the configuration; 0 leaves
 	// it out.
