@@ -128,7 +128,16 @@ func playClient(ctx context.Context, sc *ClientScenario, starter client.ArgStart
 		return nil, fmt.Errorf("making the rig's folder: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	r, err := rig.Start(ctx, specs, rig.Options{Dir: dir, Relay: relay})
+	var mu sync.Mutex
+	emit := func(ev Event) {
+		mu.Lock()
+		run.events = append(run.events, ev)
+		mu.Unlock()
+		if onEvent != nil {
+			onEvent(ev)
+		}
+	}
+	r, err := rig.Start(ctx, specs, rig.Options{Dir: dir, Relay: relay, OnEvent: func(ev rig.Event) { emit(trafficEvent(sc.Name, ev)) }})
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
@@ -137,15 +146,8 @@ func playClient(ctx context.Context, sc *ClientScenario, starter client.ArgStart
 	if err := os.WriteFile(cfg, r.Config(), 0o644); err != nil {
 		return nil, fmt.Errorf("writing the configuration: %w", err)
 	}
-	var mu sync.Mutex
 	note := func(kind EventKind, text string) {
-		ev := Event{Scenario: sc.Name, AtMS: r.Since().Milliseconds(), Kind: kind, Text: text}
-		mu.Lock()
-		run.events = append(run.events, ev)
-		mu.Unlock()
-		if onEvent != nil {
-			onEvent(ev)
-		}
+		emit(Event{Scenario: sc.Name, AtMS: r.Since().Milliseconds(), Kind: kind, Text: text})
 	}
 	note(EventNote, "configuration: "+strings.Join(strings.Fields(string(r.Config())), " "))
 	p, err := starter.WithArgs("--config", cfg).Start(ctx)
@@ -324,10 +326,25 @@ commands:
 	<-errDone
 	run.traffic = r.Events()
 	run.leftOpen = stillOpen(run.traffic)
-	for _, ev := range run.traffic {
-		run.events = append(run.events, trafficEvent(sc.Name, ev))
-	}
+	mu.Lock()
+	defer mu.Unlock()
+	run.events = append([]Event(nil), run.events...)
 	return run, nil
+}
+
+// WatchClient plays one client scenario and shows every event through
+// onEvent as it happens: the commands and answers, the client's stderr,
+// and every message between the client and the servers the lab plays.
+// `lab run` uses it to show a lesson's client at work.
+func WatchClient(ctx context.Context, sc *ClientScenario, starter client.ArgStarter, lesson fs.FS, relay []string, onEvent func(Event)) error {
+	run, err := playClient(ctx, sc, starter, lesson, relay, 1, onEvent)
+	if err != nil {
+		return err
+	}
+	if run.startErr != nil {
+		return fmt.Errorf("the client did not start: %w", run.startErr)
+	}
+	return nil
 }
 
 // stillOpen lists the stdio server starts that had not ended when the
@@ -366,8 +383,10 @@ func trafficEvent(scenario string, ev rig.Event) Event {
 	out := Event{Scenario: scenario, AtMS: ev.At.Milliseconds()}
 	where := fmt.Sprintf("%s#%d", ev.Server, ev.Conn)
 	switch ev.Kind {
-	case rig.KindSend, rig.KindPost:
+	case rig.KindSend:
 		out.Kind, out.Text = EventToServer, where+" "+ev.Text
+	case rig.KindPost:
+		out.Kind, out.Text = EventToServer, where+" ["+headerSummary(ev.Header)+"] "+ev.Text
 	case rig.KindReply, rig.KindAnswer:
 		out.Kind, out.Text = EventFromServer, where+" "+ev.Text
 	case rig.KindStatus:

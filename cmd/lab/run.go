@@ -28,6 +28,9 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitCannot, usageError{err.Error()}
 	}
+	if lesson.Subject == "client" {
+		return runClient(ctx, e, lesson, *scenarioFile, *times, command)
+	}
 	var sc *scenario.Scenario
 	if *scenarioFile != "" {
 		sc, err = scenario.ParseFile(*scenarioFile)
@@ -95,4 +98,96 @@ func modelStep(ctx context.Context, e *env, lesson *lessons.Manifest) error {
 		fmt.Fprintln(e.stdout, l)
 	}
 	return nil
+}
+
+// runClient shows a client lesson's client at work: the lab plays the
+// scenario's servers, and the transcript shows the commands, every message
+// between the client and each server, and the answers. With no COMMAND the
+// client is the lab's own (lab client).
+func runClient(ctx context.Context, e *env, lesson *lessons.Manifest, file string, times bool, command []string) (int, error) {
+	var data []byte
+	var err error
+	name := file
+	switch {
+	case file != "":
+		data, err = os.ReadFile(file)
+	case lesson.Run == "":
+		return exitCannot, usagef("lesson %d has no scenario for lab run; name one with -scenario", lesson.Number)
+	default:
+		name = lesson.Run
+		data, err = lesson.Read(lesson.Run)
+	}
+	if err != nil {
+		return exitCannot, err
+	}
+	sc, err := grading.ParseClientScenario(strings.TrimSuffix(path.Base(name), ".txtar"), data)
+	if err != nil {
+		return exitCannot, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return exitInternal, fmt.Errorf("finding the lab binary: %w", err)
+	}
+	starter := client.Command{Path: self, Args: []string{"client"}}
+	if len(command) > 0 {
+		starter = client.Command{Path: command[0], Args: command[1:]}
+	}
+	dir, err := subFS(lesson.Dir)
+	if err != nil {
+		return exitInternal, err
+	}
+	show := func(ev grading.Event) { fmt.Fprintln(e.stdout, clientLine(ev, times)) }
+	if err := grading.WatchClient(ctx, sc, starter, dir, []string{self, "relay"}, show); err != nil {
+		return exitCannot, err
+	}
+	return exitOK, nil
+}
+
+// clientLine renders one event of a client run: "you -> client" for a
+// command, "client -> you" for an answer, "client -> SERVER#N" and
+// "SERVER#N -> client" for the traffic, "--" for the rest. Long lines are
+// cut in the middle, and what a terminal would act on is escaped.
+func clientLine(ev grading.Event, times bool) string {
+	var text string
+	switch ev.Kind {
+	case grading.EventSend:
+		text = "you -> client  " + clipMiddle(ev.Text)
+	case grading.EventAnswer:
+		text = "client -> you  " + clipMiddle(ev.Text)
+	case grading.EventStderr:
+		text = "client stderr  " + clipMiddle(ev.Text)
+	case grading.EventToServer:
+		server, msg, _ := strings.Cut(ev.Text, " ")
+		headers := ""
+		if strings.HasPrefix(msg, "[") {
+			if i := strings.Index(msg, "] "); i > 0 {
+				headers, msg = msg[:i+2], msg[i+2:]
+			}
+		}
+		text = "   client -> " + server + "  " + client.Printable(headers) + clipMiddle(msg)
+	case grading.EventFromServer:
+		server, msg, _ := strings.Cut(ev.Text, " ")
+		text = "   " + server + " -> client  " + clipMiddle(msg)
+	case grading.EventExit:
+		text = "-- client " + ev.Text
+	case grading.EventClose:
+		text = "-- stdin closed"
+	default:
+		text = "-- " + clipMiddle(ev.Text)
+	}
+	if times {
+		return fmt.Sprintf("%6dms %s", ev.AtMS, text)
+	}
+	return text
+}
+
+// clipMiddle keeps a transcript line readable: a line longer than 240
+// characters keeps its start and end around a count of what was left out.
+func clipMiddle(s string) string {
+	s = client.Printable(s)
+	r := []rune(s)
+	if len(r) <= 240 {
+		return s
+	}
+	return fmt.Sprintf("%s ... [%d characters] ... %s", string(r[:160]), len(r)-240, string(r[len(r)-80:]))
 }

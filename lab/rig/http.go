@@ -16,6 +16,14 @@ const RequestLineHeader = "X-Rig-Request"
 // before its response.
 func (r *Rig) httpHandler(s Server) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		r.mu.Lock()
+		if r.closed {
+			r.mu.Unlock()
+			return
+		}
+		r.handlers.Add(1)
+		r.mu.Unlock()
+		defer r.handlers.Done()
 		n := r.nextConn(s.Alias)
 		body, err := io.ReadAll(io.LimitReader(req.Body, int64(r.maxLine)+1))
 		if err != nil {

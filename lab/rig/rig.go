@@ -74,6 +74,9 @@ type Options struct {
 	// MaxLine bounds one recorded line or body, in bytes; 0 means 4 MiB.
 	// A longer one is cut in the record (the server still gets it whole).
 	MaxLine int
+	// OnEvent, when set, sees each event as it is recorded, from the
+	// goroutine that saw it.
+	OnEvent func(Event)
 }
 
 // Kind says what an Event is.
@@ -114,6 +117,7 @@ type Rig struct {
 	cancel  context.CancelFunc
 	maxLine int
 	config  []byte
+	onEvent func(Event)
 
 	mu      sync.Mutex
 	events  []Event
@@ -123,6 +127,8 @@ type Rig struct {
 	changed chan struct{}  // closed and replaced when open changes
 
 	wg       sync.WaitGroup
+	handlers sync.WaitGroup // HTTP exchanges in progress
+	closed   bool
 	closers  []io.Closer
 	sockets  map[net.Conn]bool
 	shutdown []func()
@@ -133,7 +139,7 @@ func Start(ctx context.Context, servers []Server, opts Options) (*Rig, error) {
 	if opts.Dir == "" {
 		return nil, errors.New("the rig needs a folder of its own")
 	}
-	r := &Rig{start: time.Now(), maxLine: opts.MaxLine, conns: map[string]int{}, changed: make(chan struct{}), sockets: map[net.Conn]bool{}}
+	r := &Rig{start: time.Now(), maxLine: opts.MaxLine, onEvent: opts.OnEvent, conns: map[string]int{}, changed: make(chan struct{}), sockets: map[net.Conn]bool{}}
 	if r.maxLine <= 0 {
 		r.maxLine = 4 << 20
 	}
@@ -250,6 +256,7 @@ func (r *Rig) OpenStdio() (int, <-chan struct{}) {
 func (r *Rig) Close() error {
 	r.cancel()
 	r.mu.Lock()
+	r.closed = true
 	for _, c := range r.closers {
 		c.Close()
 	}
@@ -262,10 +269,18 @@ func (r *Rig) Close() error {
 		f()
 	}
 	r.wg.Wait()
+	r.handlers.Wait()
 	return nil
 }
 
 func (r *Rig) record(e Event) {
+	if r.keep(&e) && r.onEvent != nil {
+		r.onEvent(e)
+	}
+}
+
+// keep stamps and stores an event, and reports whether it was kept.
+func (r *Rig) keep(e *Event) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e.At = time.Since(r.start)
@@ -276,9 +291,10 @@ func (r *Rig) record(e Event) {
 		e.Text = "[not kept: the record is full]"
 	}
 	if len(r.events) >= maxEvents {
-		return
+		return false
 	}
-	r.events = append(r.events, e)
+	r.events = append(r.events, *e)
+	return true
 }
 
 func (r *Rig) nextConn(alias string) int {
@@ -369,6 +385,8 @@ func (r *Rig) serveStdio(s Server, c net.Conn) {
 	select {
 	case <-relayGone:
 	case <-r.ctx.Done():
+		c.Close()
+		<-relayGone
 	}
 }
 
