@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mcplab/mcplab/grading/sandbox"
 )
 
 // The Kubernetes objects, as far as the examples use them. Decoding is
@@ -420,6 +422,11 @@ func checkGradeJob(t *testing.T, claims map[string]claim) gradeJob {
 	if !slices.Contains(engine.Args, "--host="+host) || envOf(engine)["DOCKER_HOST"] != host {
 		t.Errorf("the engine does not listen on the lab's DOCKER_HOST %s: args %q", host, engine.Args)
 	}
+	// Args that start with a flag make the docker image's entry point add
+	// listeners of its own: a TCP port, and DOCKER_HOST's socket a second time.
+	if len(engine.Args) == 0 || engine.Args[0] != "dockerd" || slices.ContainsFunc(engine.Args, func(a string) bool { return strings.HasPrefix(a, "--host=tcp") }) {
+		t.Errorf("the engine's args %q: want dockerd first, and no TCP listener", engine.Args)
+	}
 	labSock, _, ok1 := mountOf(lab, sock)
 	engSock, _, ok2 := mountOf(engine, sock)
 	if !ok1 || !ok2 || labSock.Name != engSock.Name {
@@ -432,8 +439,19 @@ func checkGradeJob(t *testing.T, claims map[string]claim) gradeJob {
 			t.Errorf("%s: the container sandbox mounts it into students' containers by its path, so the engine must mount the lab's volume at the same path", path)
 		}
 	}
-	if p := engine.StartupProbe; p == nil || !slices.Contains(p.Exec.Command, "mcplab/runner:bookworm") {
-		t.Error("the engine has no startup probe waiting for the runner image: the lab would start before it can grade")
+	// The engine holds the image the lab runs students in (the lab does not
+	// pull), before the lab starts.
+	image := sandbox.DefaultImage
+	if v, ok := flags["image"]; ok {
+		image = v
+	}
+	if p := engine.StartupProbe; p == nil || !slices.Equal(p.Exec.Command, []string{"docker", "image", "inspect", image}) {
+		t.Errorf("the engine has no startup probe waiting for %s: the lab would start before it can grade", image)
+	}
+	if l := engine.Lifecycle; l == nil || len(l.PostStart.Exec.Command) == 0 ||
+		!strings.HasSuffix(l.PostStart.Exec.Command[len(l.PostStart.Exec.Command)-1], `docker tag "$RUNNER_IMAGE" `+image) ||
+		envOf(engine)["RUNNER_IMAGE"] == "" {
+		t.Errorf("the engine's postStart does not pull RUNNER_IMAGE and tag it %s", image)
 	}
 
 	// A bad class is final, an evicted pod is retried.
