@@ -59,27 +59,3 @@ func TestShardIndexGradesShardK(t *testing.T) {
 		t.Errorf("grades.csv by index:\n%s\nwant, as by --shard 2/3:\n%s", b, a)
 	}
 }
-
-func TestShardIndexUsageErrors(t *testing.T) {
-	subs := t.TempDir()
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--shard-index", "0", "--time-scale", "2"}, "-shard-index and -shard-count go together"},
-		{[]string{"--shard-count", "3", "--time-scale", "2"}, "-shard-index and -shard-count go together"},
-		{[]string{"--shard", "1/3", "--shard-index", "0", "--shard-count", "3", "--time-scale", "2"}, "not both"},
-		{[]string{"--shard-index", "3", "--shard-count", "3", "--time-scale", "2"}, "want a whole number from 0 to 2"},
-		{[]string{"--shard-index", "$(JOB_COMPLETION_INDEX)", "--shard-count", "3", "--time-scale", "2"}, "a variable nobody expanded"},
-		{[]string{"--shard-index", "0", "--shard-count", "3"}, "needs -time-scale"},
-	} {
-		out := filepath.Join(t.TempDir(), "out")
-		code, _, errOut := lab(t, append(append([]string{"grade-class", "--out", out}, c.args...), subs)...)
-		if code != exitCannot || !strings.Contains(errOut, c.want) {
-			t.Errorf("grade-class %q: exit %d, %q; want exit 2 saying %q", c.args, code, errOut, c.want)
-		}
-		if _, err := os.Lstat(out); err == nil {
-			t.Errorf("grade-class %q made %s", c.args, out)
-		}
-	}
-}

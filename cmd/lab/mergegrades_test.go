@@ -218,6 +218,12 @@ func TestShardUsageErrors(t *testing.T) {
 		{[]string{"--shard", "4/3", "--time-scale", "2"}, "want K/N"},
 		{[]string{"--shard", "two", "--time-scale", "2"}, "want K/N"},
 		{[]string{"--shard", "1/3"}, "-shard needs -time-scale"},
+		{[]string{"--shard-index", "0", "--time-scale", "2"}, "-shard-index and -shard-count go together"},
+		{[]string{"--shard-count", "3", "--time-scale", "2"}, "-shard-index and -shard-count go together"},
+		{[]string{"--shard", "1/3", "--shard-index", "0", "--shard-count", "3", "--time-scale", "2"}, "not both"},
+		{[]string{"--shard-index", "3", "--shard-count", "3", "--time-scale", "2"}, "want a whole number from 0 to 2"},
+		{[]string{"--shard-index", "$(JOB_COMPLETION_INDEX)", "--shard-count", "3", "--time-scale", "2"}, "a variable nobody expanded"},
+		{[]string{"--shard-index", "0", "--shard-count", "3"}, "needs -time-scale"},
 	} {
 		out := filepath.Join(t.TempDir(), "out")
 		code, _, errOut := lab(t, append(append([]string{"grade-class", "--out", out}, c.args...), subs)...)
