@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -104,9 +105,13 @@ func TestStarter(t *testing.T) {
 		t.Errorf("Starter(cobol) = %v, want an error listing the languages", err)
 	}
 	m3, err := Get(3)
-	if err == nil {
-		if _, err := m3.Starter("go"); err == nil || !strings.Contains(err.Error(), "no starter") {
-			t.Errorf("lesson 3 Starter(go) = %v, want no starter", err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lang, source := range map[string]string{"go": "main.go", "python": "client.py", "javascript": "client.js"} {
+		files, err := m3.Starter(lang)
+		if err != nil || !slices.ContainsFunc(files, func(f StarterFile) bool { return f.Name == source }) {
+			t.Errorf("lesson 3 Starter(%s) = %d files (%v), want one of them %s", lang, len(files), err, source)
 		}
 	}
 }

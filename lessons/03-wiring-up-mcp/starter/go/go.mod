@@ -1,0 +1,3 @@
+module example.com/mcpclient
+
+go 1.22
