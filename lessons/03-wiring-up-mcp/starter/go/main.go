@@ -464,9 +464,7 @@ func (t *stdioTransport) roundTrip(ctx context.Context, id int64, method, _ stri
 		select {
 		case _, ok := <-ch:
 			if !ok {
-				t.mu.Lock()
-				defer t.mu.Unlock()
-				return nil, t.gone
+				return nil, t.goneError()
 			}
 		case <-ctx.Done():
 		case <-time.After(2 * time.Second):
@@ -477,9 +475,7 @@ func (t *stdioTransport) roundTrip(ctx context.Context, id int64, method, _ stri
 	select {
 	case m, ok := <-ch:
 		if !ok {
-			t.mu.Lock()
-			defer t.mu.Unlock()
-			return nil, t.gone
+			return nil, t.goneError()
 		}
 		return m, nil
 	case <-ctx.Done():
@@ -496,6 +492,13 @@ func (t *stdioTransport) roundTrip(ctx context.Context, id int64, method, _ stri
 		t.writeLine(bg, cancel)
 		return nil, ctx.Err()
 	}
+}
+
+// goneError says why the server is gone.
+func (t *stdioTransport) goneError() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.gone
 }
 
 func (t *stdioTransport) forget(id int64) {
