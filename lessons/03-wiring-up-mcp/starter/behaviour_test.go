@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -452,15 +453,6 @@ func TestIsolationAndLifecycle(t *testing.T) {
 	if testing.Short() {
 		t.Skip("not in -short mode")
 	}
-	config := writeConfig(t,
-		`"silent": {"command": "sh", "args": ["-c", "exec cat >/dev/null"], "timeoutMs": 300}`,
-		notesServer(t),
-		// A server that exits: its request fails when the process ends,
-		// long before this timeout.
-		`"dying": {"command": "sh", "args": ["-c", "echo going away >&2; exit 3"], "timeoutMs": 600000}`,
-		`"missing": {"command": "/nonexistent/mcp-server", "timeoutMs": 600000}`,
-		ticketsServer("http://"+freePort(t)+"/mcp"),
-	)
 	cmds := []string{
 		`{"command":"list_tools"}`,
 		`{"command":"call_tool","name":"mcp__notes__search","arguments":{"query":"retry"}}`,
@@ -469,9 +461,34 @@ func TestIsolationAndLifecycle(t *testing.T) {
 	for _, l := range languages {
 		t.Run(l.name, func(t *testing.T) {
 			t.Parallel()
+			dir := t.TempDir()
+			silentLog, stubbornPID := filepath.Join(dir, "silent.log"), filepath.Join(dir, "stubborn.pid")
+			config := writeConfig(t,
+				// A server that reads every request and never answers.
+				fmt.Sprintf(`"silent": {"command": "sh", "args": ["-c", "exec cat >%s"], "timeoutMs": 300}`, silentLog),
+				notesServer(t),
+				// A server that exits: its request fails when the process
+				// ends, long before this timeout.
+				`"dying": {"command": "sh", "args": ["-c", "echo going away >&2; exit 3"], "timeoutMs": 600000}`,
+				`"missing": {"command": "/nonexistent/mcp-server", "timeoutMs": 600000}`,
+				// A server that neither answers nor exits when its stdin closes.
+				fmt.Sprintf(`"stubborn": {"command": "sh", "args": ["-c", "echo $$ >%s; exec sleep 600"], "timeoutMs": 300}`, stubbornPID),
+				ticketsServer("http://"+freePort(t)+"/mcp"),
+			)
 			got, status, stderr := run(t, l.command(t, l.staged(t, len(partNames))), config, cmds)
 			if status != 0 || len(got) != len(cmds) {
 				t.Fatalf("exit status %d and %d answers, want 0 and %d\nstderr:\n%s", status, len(got), len(cmds), stderr)
+			}
+			checkSilentLog(t, silentLog)
+			// The client waits for the servers it ends, so by now the
+			// stubborn one is gone.
+			if b, err := os.ReadFile(stubbornPID); err != nil {
+				t.Error(err)
+			} else if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err != nil {
+				t.Error(err)
+			} else if p, err := os.FindProcess(pid); err == nil && p.Signal(syscall.Signal(0)) == nil {
+				p.Kill()
+				t.Errorf("the server that ignores the end of its stdin (pid %d) still runs after the client exited", pid)
 			}
 			var names []string
 			for _, tool := range got[0]["tools"].([]any) {
@@ -490,7 +507,7 @@ func TestIsolationAndLifecycle(t *testing.T) {
 				aliases = append(aliases, a)
 			}
 			sort.Strings(aliases)
-			if want := []string{"dying", "missing", "silent", "tickets"}; !reflect.DeepEqual(aliases, want) {
+			if want := []string{"dying", "missing", "silent", "stubborn", "tickets"}; !reflect.DeepEqual(aliases, want) {
 				t.Errorf("failedServers name %v, want %v: %v", aliases, want, failed)
 			}
 			// The reasons say what happened: a timeout for the silent one,
@@ -511,6 +528,36 @@ func TestIsolationAndLifecycle(t *testing.T) {
 				t.Errorf("the dying server's stderr is not passed on, marked with its alias:\n%s", stderr)
 			}
 		})
+	}
+}
+
+// checkSilentLog reads what the silent server was sent: tools/list with
+// id 1 and _meta inside params, then, when its time was up,
+// notifications/cancelled for id 1.
+func checkSilentLog(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("the silent server got %d lines, want a request and its cancellation:\n%s", len(lines), b)
+	}
+	var request, cancel struct {
+		ID     any    `json:"id"`
+		Method string `json:"method"`
+		Params struct {
+			Meta      map[string]any `json:"_meta"`
+			RequestID any            `json:"requestId"`
+		} `json:"params"`
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &request); err != nil || request.ID != 1.0 || request.Method != "tools/list" ||
+		request.Params.Meta["io.modelcontextprotocol/protocolVersion"] != "2026-07-28" || request.Params.Meta["io.modelcontextprotocol/clientCapabilities"] == nil {
+		t.Errorf("the first line is not tools/list with id 1 and _meta in params (%v): %s", err, lines[0])
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &cancel); err != nil || cancel.ID != nil || cancel.Method != "notifications/cancelled" || cancel.Params.RequestID != 1.0 {
+		t.Errorf("the second line is not notifications/cancelled for request 1 (%v): %s", err, lines[1])
 	}
 }
 
