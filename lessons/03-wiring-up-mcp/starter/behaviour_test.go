@@ -446,9 +446,10 @@ func freePort(t *testing.T) string {
 }
 
 // TestIsolationAndLifecycle runs each fully staged starter with servers
-// that fail: the ticket system at an empty port, a stdio server that never
-// answers and one that exits at once. Each costs only its own tools; the
-// notes still work.
+// that fail: the ticket system's address with nothing listening, a stdio
+// server that never answers, one that exits at once, one that cannot start
+// and one that outlives its stdin. Each costs only its own tools; the notes
+// still work.
 func TestIsolationAndLifecycle(t *testing.T) {
 	if testing.Short() {
 		t.Skip("not in -short mode")

@@ -46,8 +46,8 @@ const (
 	// handshake in 2026-07-28: every request names it in its _meta.
 	protocolVersion = "2026-07-28"
 	// defaultTimeout bounds a request to a server whose configuration has
-	// no timeoutMs. There is no right value, but there must be one: a
-	// server that never answers must not hang the client.
+	// no timeoutMs. Thirty seconds is a choice, not a rule; what matters
+	// is that a server that never answers cannot hang the client.
 	defaultTimeout = 30 * time.Second
 	// closeGrace is how long the servers get to exit on their own, once
 	// their stdin is closed, before they are killed.
@@ -367,15 +367,14 @@ func (t *stdioTransport) readMessages(r io.ReadCloser) {
 		n, err := r.Read(buf)
 		if n > 0 {
 			// TODO(lesson 3), part 2: framing.
-			// One read is not one line: it returns whatever the pipe holds,
-			// which may end in the middle of a message and begin with the
-			// rest of the last one. This splits each read on its own and
-			// drops the pieces that do not parse, so a long answer, which
-			// the notes server writes in 4 KiB pieces, is lost every time.
-			// Keep the bytes after the last newline and put them in front
-			// of the next read; hand on only lines that ended in a newline
-			// (and at the end of the stream, what is left). Fixes framing
-			// and truncation.
+			// A read hands over the bytes the pipe holds at that moment, not a
+			// message: it may stop inside one and start with the rest of the one
+			// before. This splits each read on its own and drops the pieces that
+			// do not parse, so a long answer, which the notes server writes in
+			// 4 KiB pieces, is lost every time. Keep the bytes after the last
+			// newline and put them in front of the next read; hand on only lines
+			// that ended in a newline (and at the end of the stream, what is
+			// left). Fixes framing and truncation.
 			for _, piece := range bytes.Split(buf[:n], []byte("\n")) {
 				t.handleLine(piece)
 			}
@@ -399,8 +398,8 @@ func (t *stdioTransport) handleLine(line []byte) {
 		logf("%s: skipped %d bytes that are not a JSON message: %.60q", t.alias, len(line), line)
 		return
 	}
-	// Correlation: a message without an id is a notification. It answers
-	// no request, however it looks.
+	// Correlation: only a message that carries an id can answer a
+	// request. One without is a notification, whatever else it holds.
 	if m.isNotification() {
 		logf("%s: notification %s", t.alias, m.Method)
 		return
@@ -423,7 +422,8 @@ func (t *stdioTransport) handleLine(line []byte) {
 }
 
 // serverGone runs when stdout ends. Every request still waiting fails now,
-// with the reason, instead of each one waiting out its own timeout.
+// with the reason: no answer can come, so none should sit until its
+// deadline.
 func (t *stdioTransport) serverGone() {
 	// Wait a moment for the exit status and the last lines of stderr: they
 	// say why the server is gone.
@@ -530,8 +530,9 @@ func (t *stdioTransport) closeInput() {
 	t.writeMu.Unlock()
 }
 
-// finish waits for the server to exit until deadline, then kills it. A
-// child process does not end with its parent: left alone, it lingers.
+// finish waits for the server to exit until deadline, then kills it.
+// Nothing ends it for us when this program exits: a server we started
+// and forgot keeps running.
 func (t *stdioTransport) finish(deadline time.Time) {
 	select {
 	case <-t.exited:
@@ -546,8 +547,8 @@ func (t *stdioTransport) finish(deadline time.Time) {
 // Streamable HTTP: one POST per request
 // ---------------------------------------------------------------------
 
-// httpTransport POSTs every request to one endpoint. HTTP draws the
-// boundaries of each answer, so there is no line framing to do; the
+// httpTransport POSTs every request to one endpoint. Each POST has an
+// answer of its own, whose end HTTP marks, so no lines need finding; the
 // answer is one JSON message, or an event stream with the response in it.
 type httpTransport struct {
 	url    string
@@ -651,7 +652,7 @@ func readEventStream(from string, body io.Reader, id int64) (*message, error) {
 		return &m, nil
 	}
 	// The stream is over and the response never came: the request failed,
-	// and we say so now rather than let it wait out its timeout.
+	// and we say so now, not when its deadline passes.
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("the event stream broke before the response to request %d, after %d notification(s): %w", id, notifications, err)
 	}
@@ -832,8 +833,8 @@ func (h *host) add(s *server, rt remoteTool) {
 		logf("tool %q of server %s is left out: its name %s is taken by tool %q of server %s", rt.Name, alias, name, other.original, other.server.config.Alias)
 		return
 	}
-	// The description is all a model has to choose a tool by, so it says
-	// where the tool comes from.
+	// A model picks among tools by reading their descriptions, so each one
+	// names its tool and its server.
 	desc := strings.TrimSpace(rt.Description)
 	source := fmt.Sprintf("(Tool %q of MCP server %q.)", rt.Name, alias)
 	if desc == "" {
@@ -877,11 +878,12 @@ func (h *host) call(name string, arguments json.RawMessage) callAnswer {
 		return callAnswer{Text: text, IsError: true}
 	}
 	// TODO(lesson 3), part 1: the original name.
-	// This sends the namespaced name (mcp__notes__search) to the server,
-	// which has never heard of it and answers that there is no such tool.
-	// The namespaced name is only for the model; send the server the
-	// tool's own name, kept in the table entry. Fixes original-name,
-	// two-searches, isolation, stream-break and timeout-teardown.
+	// This sends the server the namespaced name (mcp__notes__search).
+	// That name is ours, made for the model's list: the server listed the
+	// tool as search, knows it by no other name, and answers that the
+	// tool does not exist. Send the tool's own name, kept in the table
+	// entry. Fixes original-name, two-searches, isolation, stream-break
+	// and timeout-teardown.
 	params := map[string]any{"name": t.Name}
 	if len(arguments) > 0 {
 		params["arguments"] = arguments
@@ -903,8 +905,8 @@ func (h *host) call(name string, arguments json.RawMessage) callAnswer {
 	}
 	if r.ResultType != "" && r.ResultType != "complete" {
 		// "input_required" means the server needs more from us before it can
-		// finish. This client does not provide it; handing the model an
-		// unfinished result as if the work were done would be worse.
+		// finish. This client cannot supply it, and passing a half-done result
+		// on as a finished one would mislead the model.
 		return callAnswer{Text: fmt.Sprintf("Tool %q of server %s did not finish: its result is of type %q, which this client cannot continue.", t.original, t.server.config.Alias, r.ResultType), IsError: true}
 	}
 	var texts []string

@@ -26,9 +26,9 @@ const readline = require('node:readline')
 // The MCP revision this client speaks. There is no handshake in 2026-07-28:
 // every request names it in its _meta.
 const PROTOCOL_VERSION = '2026-07-28'
-// How long a request to a server without timeoutMs may wait. There is no
-// right value, but there must be one: a server that never answers must not
-// hang the client.
+// How long a request to a server without timeoutMs may wait. Thirty seconds
+// is a choice, not a rule; what matters is that a server that never answers
+// cannot hang the client.
 const DEFAULT_TIMEOUT_MS = 30000
 // How long the servers get to exit on their own, once their stdin is closed,
 // before they are killed.
@@ -164,7 +164,9 @@ class Connection {
       meta.progressToken = id
       name = params.name
     }
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } })
+    const request = { jsonrpc: '2.0', method, params: { ...params, _meta: meta } }
+    request.id = id
+    const body = JSON.stringify(request)
     // Every request gets a deadline.
     let message
     try {
@@ -198,7 +200,7 @@ class Connection {
 class StdioTransport {
   constructor (alias, command, args) {
     this.alias = alias
-    this.pending = new Map() // request id -> { resolve, reject, timer }
+    this.waiting = new Map() // request id -> { resolve, reject, deadline }
     this.gone = null // why the server is gone; null while it runs
     this.exited = false
     this.child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] })
@@ -238,15 +240,14 @@ class StdioTransport {
     this.child.stdout.setEncoding('utf8')
     this.child.stdout.on('data', (chunk) => {
       // TODO(lesson 3), part 2: framing.
-      // One read is not one line: it returns whatever the pipe holds,
-      // which may end in the middle of a message and begin with the
-      // rest of the last one. This splits each read on its own and
-      // drops the pieces that do not parse, so a long answer, which
-      // the notes server writes in 4 KiB pieces, is lost every time.
-      // Keep the bytes after the last newline and put them in front
-      // of the next read; hand on only lines that ended in a newline
-      // (and at the end of the stream, what is left). Fixes framing
-      // and truncation.
+      // A read hands over the bytes the pipe holds at that moment, not a
+      // message: it may stop inside one and start with the rest of the one
+      // before. This splits each read on its own and drops the pieces that
+      // do not parse, so a long answer, which the notes server writes in
+      // 4 KiB pieces, is lost every time. Keep the bytes after the last
+      // newline and put them in front of the next read; hand on only lines
+      // that ended in a newline (and at the end of the stream, what is
+      // left). Fixes framing and truncation.
       for (const piece of chunk.split('\n')) {
         this.handleLine(piece)
       }
@@ -280,8 +281,8 @@ class StdioTransport {
       log(`${this.alias}: skipped a line that is not a JSON object`)
       return
     }
-    // Correlation: a message without an id is a notification. It answers no
-    // request, however it looks.
+    // Correlation: only a message that carries an id can answer a request.
+    // One without is a notification, whatever else it holds.
     if (isNotification(message)) {
       log(`${this.alias}: notification ${message.method}`)
       return
@@ -290,26 +291,26 @@ class StdioTransport {
       log(`${this.alias}: skipped a request (${message.method}): a 2026-07-28 server sends none`)
       return
     }
-    const waiter = Number.isInteger(message.id) ? this.pending.get(message.id) : undefined
+    const waiter = Number.isInteger(message.id) ? this.waiting.get(message.id) : undefined
     if (!waiter) {
       // Too late (its request timed out) or never asked for: drop it.
       log(`${this.alias}: dropped a response with id ${JSON.stringify(message.id)}: no request is waiting for it`)
       return
     }
-    this.pending.delete(message.id)
-    clearTimeout(waiter.timer)
+    this.waiting.delete(message.id)
+    clearTimeout(waiter.deadline)
     waiter.resolve(message)
   }
 
   // serverGone runs when the server can answer no more. Every request still
-  // waiting fails now, with the reason, instead of each one waiting out its
-  // own timeout.
+  // waiting fails now, with the reason: no answer can come, so none should
+  // sit until its deadline.
   serverGone (reason) {
     if (this.gone !== null) return
     this.gone = reason
-    for (const [id, waiter] of this.pending) {
-      this.pending.delete(id)
-      clearTimeout(waiter.timer)
+    for (const [id, waiter] of this.waiting) {
+      this.waiting.delete(id)
+      clearTimeout(waiter.deadline)
       waiter.reject(new ClientError(reason))
     }
   }
@@ -317,15 +318,16 @@ class StdioTransport {
   roundTrip (id, method, name, body, timeoutMs) {
     if (this.gone !== null) return Promise.reject(new ClientError(this.gone))
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const waiter = { resolve, reject, deadline: null }
+      waiter.deadline = setTimeout(() => {
         // Stop waiting, and tell the server it may stop working on it. An
         // answer that still comes finds no one waiting and is dropped.
-        this.pending.delete(id)
+        this.waiting.delete(id)
         const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the client timed out' } }
         this.writeLine(JSON.stringify(cancel))
         reject(new TimeoutError())
       }, timeoutMs)
-      this.pending.set(id, { resolve, reject, timer })
+      this.waiting.set(id, waiter)
       this.writeLine(body)
     })
   }
@@ -338,8 +340,9 @@ class StdioTransport {
     this.child.stdin.end()
   }
 
-  // finish waits for the server to exit until deadline, then kills it. A
-  // child process does not end with its parent: left alone, it lingers.
+  // finish waits for the server to exit until deadline, then kills it.
+  // Nothing ends it for us when this program exits: a server we started and
+  // forgot keeps running.
   finish (deadline) {
     if (this.exited || this.child.pid === undefined) return Promise.resolve()
     return new Promise((resolve) => {
@@ -370,9 +373,10 @@ function headerValue (value) {
   return '=?base64?' + Buffer.from(value, 'utf8').toString('base64') + '?='
 }
 
-// HTTPTransport POSTs every request to one endpoint. HTTP draws the
-// boundaries of each answer, so there is no framing of messages to do; the
-// answer is one JSON message, or an event stream with the response in it.
+// HTTPTransport POSTs every request to one endpoint. Each POST has an answer
+// of its own, whose end HTTP marks, so no messages need finding in a byte
+// stream; the answer is one JSON message, or an event stream with the
+// response in it.
 class HTTPTransport {
   constructor (alias, url) {
     this.alias = alias
@@ -485,7 +489,7 @@ class HTTPTransport {
       }
     }
     // The stream is over and the response never came: the request failed,
-    // and we say so now rather than let it wait out its timeout.
+    // and we say so now, not when its deadline passes.
     throw new ClientError(`the event stream ended before the response to request ${id}, after ${notifications} notification(s)`)
   }
 
@@ -531,9 +535,10 @@ function sanitize (text) {
 // hashedName is the sanitized name cut to at most 57 characters, then "_"
 // and the first six hex digits of the SHA-1 of alias::tool.
 function hashedName (alias, toolName) {
-  const raw = sanitize(`mcp__${alias}__${toolName}`)
-  const digest = createHash('sha1').update(`${alias}::${toolName}`, 'utf8').digest('hex').slice(0, 6)
-  return `${raw.slice(0, MAX_NAME_LENGTH - 7)}_${digest}`
+  const sha1 = createHash('sha1')
+  sha1.update(alias + '::' + toolName, 'utf8')
+  const suffix = sha1.digest('hex').substring(0, 6)
+  return sanitize('mcp__' + alias + '__' + toolName).substring(0, MAX_NAME_LENGTH - 7) + '_' + suffix
 }
 
 // namespacedName is the name a model sees for toolName of the server mounted
@@ -608,8 +613,8 @@ class Host {
       log(`tool ${JSON.stringify(original)} of server ${alias} is left out: its name ${name} is taken by tool ${JSON.stringify(other.original)} of server ${other.server.alias}`)
       return
     }
-    // The description is all a model has to choose a tool by, so it says
-    // where the tool comes from.
+    // A model picks among tools by reading their descriptions, so each one
+    // names its tool and its server.
     const description = typeof remote.description === 'string' ? remote.description.trim() : ''
     const source = `(Tool ${JSON.stringify(original)} of MCP server ${JSON.stringify(alias)}.)`
     const annotations = remote.annotations
@@ -654,11 +659,12 @@ class Host {
     const server = entry.server
     const tool = JSON.stringify(entry.original)
     // TODO(lesson 3), part 1: the original name.
-    // This sends the namespaced name (mcp__notes__search) to the server,
-    // which has never heard of it and answers that there is no such tool.
-    // The namespaced name is only for the model; send the server the
-    // tool's own name, kept in the table entry. Fixes original-name,
-    // two-searches, isolation, stream-break and timeout-teardown.
+    // This sends the server the namespaced name (mcp__notes__search).
+    // That name is ours, made for the model's list: the server listed the
+    // tool as search, knows it by no other name, and answers that the
+    // tool does not exist. Send the tool's own name, kept in the table
+    // entry. Fixes original-name, two-searches, isolation, stream-break
+    // and timeout-teardown.
     const params = { name: entry.name }
     if (args !== undefined && args !== null) params.arguments = args
     let result
@@ -670,8 +676,8 @@ class Host {
     const resultType = result.resultType === undefined ? 'complete' : result.resultType
     if (resultType !== 'complete') {
       // "input_required" means the server needs more from us before it can
-      // finish. This client does not provide it; handing the model an
-      // unfinished result as if the work were done would be worse.
+      // finish. This client cannot supply it, and passing a half-done result
+      // on as a finished one would mislead the model.
       return { text: `Tool ${tool} of server ${server.alias} did not finish: its result is of type ${JSON.stringify(resultType)}, which this client cannot continue.`, isError: true }
     }
     const content = result.content === undefined ? [] : result.content

@@ -22,8 +22,9 @@ read its stdout and stderr; the commands run one at a time on the main thread.
 import base64
 import hashlib
 import http.client
+import itertools
 import json
-import re
+import string
 import subprocess
 import sys
 import threading
@@ -33,9 +34,9 @@ import urllib.parse
 # The MCP revision this client speaks. There is no handshake in 2026-07-28:
 # every request names it in its _meta.
 PROTOCOL_VERSION = "2026-07-28"
-# How long a request to a server without timeoutMs may wait. There is no
-# right value, but there must be one: a server that never answers must not
-# hang the client.
+# How long a request to a server without timeoutMs may wait. Thirty seconds
+# is a choice, not a rule; what matters is that a server that never answers
+# cannot hang the client.
 DEFAULT_TIMEOUT = 30.0
 # How long the servers get to exit on their own, once their stdin is closed,
 # before they are killed.
@@ -47,6 +48,8 @@ MAX_MESSAGE = 16 << 20
 MAX_RESULT_CHARS = 8000
 # The longest tool name most model APIs accept.
 MAX_NAME_LENGTH = 64
+# The characters a tool name may hold there.
+NAME_CHARACTERS = frozenset(string.ascii_letters + string.digits + "_-")
 
 
 def log(text):
@@ -136,7 +139,7 @@ class Connection:
         self.timeout = timeout
         self.transport = transport
         self._lock = threading.Lock()
-        self._next_id = 0
+        self._ids = itertools.count(1)
 
     def call(self, method, params=None):
         """Send method with params and return the result, or raise ClientError
@@ -144,8 +147,7 @@ class Connection:
         # Numbering: the next integer of this connection. Ids only have to be
         # unique among the requests still open here, so a counter does it.
         with self._lock:
-            self._next_id += 1
-            request_id = self._next_id
+            request_id = next(self._ids)
         params = dict(params or {})
         # _meta goes inside params, on every request: the protocol is
         # stateless, so each request says again which revision it speaks and
@@ -163,7 +165,9 @@ class Connection:
             meta["progressToken"] = request_id
             name = params.get("name")
         params["_meta"] = meta
-        body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params},
+        request = {"jsonrpc": "2.0", "method": method, "params": params}
+        request["id"] = request_id
+        body = json.dumps(request,
                           ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         # Every request gets a deadline.
         deadline = time.monotonic() + self.timeout
@@ -214,7 +218,7 @@ class StdioTransport:
                                      stderr=subprocess.PIPE, bufsize=0)
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
-        self._pending = {}  # request id -> Waiter
+        self._waiting = {}  # request id -> Waiter
         self._gone = None  # why the server is gone; None while it runs
         self._log_reader = threading.Thread(target=self._read_logs, daemon=True)
         self._log_reader.start()
@@ -243,15 +247,14 @@ class StdioTransport:
             if not chunk:
                 break  # the end of the stream
             # TODO(lesson 3), part 2: framing.
-            # One read is not one line: it returns whatever the pipe holds,
-            # which may end in the middle of a message and begin with the
-            # rest of the last one. This splits each read on its own and
-            # drops the pieces that do not parse, so a long answer, which
-            # the notes server writes in 4 KiB pieces, is lost every time.
-            # Keep the bytes after the last newline and put them in front
-            # of the next read; hand on only lines that ended in a newline
-            # (and at the end of the stream, what is left). Fixes framing
-            # and truncation.
+            # A read hands over the bytes the pipe holds at that moment, not a
+            # message: it may stop inside one and start with the rest of the one
+            # before. This splits each read on its own and drops the pieces that
+            # do not parse, so a long answer, which the notes server writes in
+            # 4 KiB pieces, is lost every time. Keep the bytes after the last
+            # newline and put them in front of the next read; hand on only lines
+            # that ended in a newline (and at the end of the stream, what is
+            # left). Fixes framing and truncation.
             for piece in chunk.split(b"\n"):
                 self._handle_line(piece)
         self._server_gone()
@@ -270,8 +273,8 @@ class StdioTransport:
         if not isinstance(message, dict):
             log("%s: skipped a line that is not a JSON object" % self.alias)
             return
-        # Correlation: a message without an id is a notification. It answers
-        # no request, however it looks.
+        # Correlation: only a message that carries an id can answer a
+        # request. One without is a notification, whatever else it holds.
         if is_notification(message):
             log("%s: notification %s" % (self.alias, message["method"]))
             return
@@ -279,7 +282,7 @@ class StdioTransport:
             log("%s: skipped a request (%s): a 2026-07-28 server sends none" % (self.alias, message["method"]))
             return
         with self._lock:
-            waiter = self._pending.pop(message.get("id"), None) if type(message.get("id")) is int else None
+            waiter = self._waiting.pop(message.get("id"), None) if type(message.get("id")) is int else None
         if waiter is None:
             # Too late (its request timed out) or never asked for: drop it.
             log("%s: dropped a response with id %r: no request is waiting for it" % (self.alias, message.get("id")))
@@ -289,7 +292,7 @@ class StdioTransport:
 
     def _server_gone(self):
         """stdout ended. Every request still waiting fails now, with the
-        reason, instead of each one waiting out its own timeout."""
+        reason: no answer can come, so none should sit until its deadline."""
         # Wait a moment for the exit status and the last lines of stderr:
         # they say why the server is gone.
         deadline = time.monotonic() + 1.0
@@ -301,7 +304,7 @@ class StdioTransport:
         self._log_reader.join(max(0.0, deadline - time.monotonic()))
         with self._lock:
             self._gone = reason
-            waiters, self._pending = list(self._pending.values()), {}
+            waiters, self._waiting = list(self._waiting.values()), {}
         for waiter in waiters:
             waiter.error = reason
             waiter.done.set()
@@ -311,7 +314,7 @@ class StdioTransport:
         with self._lock:
             if self._gone is not None:
                 raise ClientError(self._gone)
-            self._pending[request_id] = waiter
+            self._waiting[request_id] = waiter
         try:
             self._write_line(body)
         except OSError as e:  # BrokenPipeError: the server no longer reads
@@ -337,7 +340,7 @@ class StdioTransport:
 
     def _forget(self, request_id):
         with self._lock:
-            self._pending.pop(request_id, None)
+            self._waiting.pop(request_id, None)
 
     def _write_line(self, body):
         with self._write_lock:
@@ -352,8 +355,9 @@ class StdioTransport:
                 pass
 
     def finish(self, deadline):
-        """Wait for the server to exit until deadline, then kill it. A child
-        process does not end with its parent: left alone, it lingers."""
+        """Wait for the server to exit until deadline, then kill it. Nothing
+        ends it for us when this program exits: a server we started and
+        forgot keeps running."""
         try:
             self.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
@@ -381,9 +385,9 @@ def header_value(value):
 
 
 class HTTPTransport:
-    """POSTs every request to one endpoint. HTTP draws the boundaries of each
-    answer, so there is no line framing to do; the answer is one JSON
-    message, or an event stream with the response in it."""
+    """POSTs every request to one endpoint. Each POST has an answer of its
+    own, whose end HTTP marks, so no lines need finding; the answer is one
+    JSON message, or an event stream with the response in it."""
 
     def __init__(self, alias, url):
         self.alias = alias
@@ -405,8 +409,8 @@ class HTTPTransport:
         conn = kind(p.hostname, p.port, timeout=self._remaining(deadline))
         path = (p.path or "/") + ("?" + p.query if p.query else "")
         headers = {
-            "Content-Type": "application/json",
             "Accept": "application/json, text/event-stream",
+            "Content-Type": "application/json",
             # Three headers repeat the body, so that a proxy can route
             # without reading it. The server checks that they agree.
             "MCP-Protocol-Version": PROTOCOL_VERSION,
@@ -484,7 +488,7 @@ class HTTPTransport:
             # read on. Fixes response-by-id.
             return message
         # The stream is over and the response never came: the request failed,
-        # and we say so now rather than let it wait out its timeout.
+        # and we say so now, not when its deadline passes.
         raise ClientError("the event stream ended before the response to request %d, after %d notification(s)"
                           % (request_id, notifications))
 
@@ -539,8 +543,9 @@ def list_tools(conn):
 
 
 def sanitize(text):
-    """Replace each character that is not allowed by one "_"."""
-    return re.sub(r"[^A-Za-z0-9_-]", "_", text)  # on a str: one code point, one character
+    """Replace each character that is not allowed by one "_". Iterating over
+    a str gives code points: one character, one "_"."""
+    return "".join(c if c in NAME_CHARACTERS else "_" for c in text)
 
 
 def hashed_name(alias, tool_name):
@@ -557,10 +562,8 @@ def namespaced_name(alias, tool_name):
     "_" or "-" made "_", and, when that is too long, cut to 57 characters
     plus "_" and six hex digits of a hash, so that two long names that begin
     alike stay apart."""
-    raw = sanitize("mcp__%s__%s" % (alias, tool_name))
-    if len(raw) <= MAX_NAME_LENGTH:
-        return raw
-    return hashed_name(alias, tool_name)
+    name = sanitize("mcp__" + alias + "__" + tool_name)
+    return name if len(name) <= MAX_NAME_LENGTH else hashed_name(alias, tool_name)
 
 
 def truncate(text):
@@ -621,8 +624,8 @@ class Host:
             log("tool %r of server %s is left out: its name %s is taken by tool %r of server %s"
                 % (original, alias, name, other["original"], other["server"].alias))
             return
-        # The description is all a model has to choose a tool by, so it says
-        # where the tool comes from.
+        # A model picks among tools by reading their descriptions, so each
+        # one names its tool and its server.
         description = remote.get("description")
         description = description.strip() if isinstance(description, str) else ""
         source = "(Tool %s of MCP server %s.)" % (quote(original), quote(alias))
@@ -662,11 +665,12 @@ class Host:
             return {"text": text, "isError": True}
         server = entry["server"]
         # TODO(lesson 3), part 1: the original name.
-        # This sends the namespaced name (mcp__notes__search) to the server,
-        # which has never heard of it and answers that there is no such tool.
-        # The namespaced name is only for the model; send the server the
-        # tool's own name, kept in the table entry. Fixes original-name,
-        # two-searches, isolation, stream-break and timeout-teardown.
+        # This sends the server the namespaced name (mcp__notes__search).
+        # That name is ours, made for the model's list: the server listed the
+        # tool as search, knows it by no other name, and answers that the
+        # tool does not exist. Send the tool's own name, kept in the table
+        # entry. Fixes original-name, two-searches, isolation, stream-break
+        # and timeout-teardown.
         params = {"name": entry["name"]}
         if arguments is not None:
             params["arguments"] = arguments
@@ -677,9 +681,9 @@ class Host:
                     "isError": True}
         result_type = result.get("resultType", "complete")
         if result_type != "complete":
-            # "input_required" means the server needs more from us before it
-            # can finish. This client does not provide it; handing the model an
-            # unfinished result as if the work were done would be worse.
+            # "input_required" means the server needs more from us before it can
+            # finish. This client cannot supply it, and passing a half-done result
+            # on as a finished one would mislead the model.
             return {"text": "Tool %s of server %s did not finish: its result is of type %s, which this client "
                             "cannot continue." % (quote(entry["original"]), server.alias, quote(result_type)), "isError": True}
         content = result.get("content", [])
