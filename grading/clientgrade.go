@@ -15,17 +15,11 @@ import (
 // servers, gives the client their configuration and its commands, and
 // then judges the answers and every byte the client sent.
 func gradeClient(ctx context.Context, lesson *Lesson, opts Options, started time.Time) (*Result, error) {
-	starter, ok := opts.Starter.(client.ArgStarter)
-	if !ok {
-		return nil, fmt.Errorf("lesson %d grades a client, which is started with --config PATH, and this way of starting programs cannot add arguments", lesson.Number)
+	launch, err := newClientLaunch(opts.Starter, opts.Relay)
+	if err != nil {
+		return nil, fmt.Errorf("lesson %d: %w", lesson.Number, err)
 	}
-	relay := opts.Relay
-	if relay == nil {
-		var err error
-		if relay, err = RelayCommand(); err != nil {
-			return nil, err
-		}
-	}
+	defer launch.close()
 	dir, err := lessonFolder(lesson, opts.LessonDir)
 	if err != nil {
 		return nil, err
@@ -50,7 +44,7 @@ func gradeClient(ctx context.Context, lesson *Lesson, opts Options, started time
 				opts.OnEvent(ev.Scenario, client.Event{Kind: ev.Kind, Text: ev.Text, At: time.Duration(ev.AtMS) * time.Millisecond})
 			}
 		}
-		run, err := playClient(ctx, sc, starter, dir, relay, opts.TimeScale, onEvent)
+		run, err := playClient(ctx, sc, launch, dir, opts.TimeScale, onEvent)
 		if err != nil {
 			return nil, fmt.Errorf("playing scenario %s: %w", sc.Name, err)
 		}
@@ -126,4 +120,48 @@ func classifyClient(runs []*clientRun, res *Result) Outcome {
 		return Outcome{Kind: OutcomeGraded, Detail: "Every check that could be judged passed."}
 	}
 	return Outcome{Kind: OutcomeWrongAnswers, Detail: fmt.Sprintf("%d check(s) failed: %s.", len(failed), strings.Join(failed, ", "))}
+}
+
+// ClientBudget is the longest a client lesson's grading may take at time
+// scale 1 before every deadline has passed: for each scenario, each
+// command's whole answer budget, then the wait for the exit and for the
+// servers to be ended. A whole-run limit above it stops only a stuck run.
+func (l *Lesson) ClientBudget() time.Duration {
+	var total time.Duration
+	for _, sc := range l.ClientScenarios {
+		total += time.Duration(len(sc.Commands))*(sc.callBudget()+answerMargin) + exitDeadline + teardownGrace
+	}
+	return total
+}
+
+// ClientDesigned is about how long a correct client takes on a machine at
+// normal speed: a second to start, a tenth of a second a command, the
+// timeouts it must wait out (a server that never answers), and two
+// seconds to end its servers. Calibration compares the reference client's
+// time with it.
+func (l *Lesson) ClientDesigned() time.Duration {
+	var total time.Duration
+	for _, sc := range l.ClientScenarios {
+		total += time.Second + time.Duration(len(sc.Commands))*100*time.Millisecond + 2*time.Second
+		for _, s := range sc.Servers {
+			if s.Hang != "" {
+				total += s.Timeout
+			}
+		}
+	}
+	return total
+}
+
+// callBudget is how long a client may take to answer one command of the
+// scenario at time scale 1: its longest server timeout, or, with none
+// given, the grader's default.
+func (sc *ClientScenario) callBudget() time.Duration {
+	budget := time.Duration(0)
+	for _, s := range sc.Servers {
+		budget = max(budget, s.Timeout)
+	}
+	if budget == 0 {
+		budget = defaultCallBudget
+	}
+	return budget
 }

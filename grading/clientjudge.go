@@ -644,6 +644,8 @@ func judgeTeardown(run *clientRun, t *tally) {
 		t.fail(failure{scenario: run.sc.Name, what: run.killed, expected: "an exit with status 0 soon after stdin ends"}, checkTimeoutTeardown)
 	case !run.exit.OK():
 		t.fail(failure{scenario: run.sc.Name, what: fmt.Sprintf("after its stdin closed, the client %s", run.exit), expected: "an exit with status 0"}, checkTimeoutTeardown)
+	case run.leftRunning != "":
+		t.fail(failure{scenario: run.sc.Name, what: "after the client exited, " + strings.TrimSuffix(run.leftRunning, "."), expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits"}, checkTimeoutTeardown)
 	case len(run.leftOpen) > 0:
 		t.fail(failure{scenario: run.sc.Name, what: fmt.Sprintf("after the client exited, the stdio server(s) it started were still running: %s", strings.Join(run.leftOpen, ", ")), expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits"}, checkTimeoutTeardown)
 	}

@@ -58,8 +58,11 @@ type clientRun struct {
 	early    bool          // it ended before answering every command
 	killed   string        // why the grader killed it, if it did
 	leftOpen []string      // stdio servers still running after the grace
-	startErr error
-	events   []Event
+	// leftRunning is the bridge's report of servers the client left
+	// running when it exited (in a sandbox, which then ends them).
+	leftRunning string
+	startErr    error
+	events      []Event
 }
 
 // RelayCommand returns the command that starts the lab's relay: the lab
@@ -71,6 +74,88 @@ func RelayCommand() ([]string, error) {
 		return nil, fmt.Errorf("finding the lab binary for the relay: %w", err)
 	}
 	return []string{exe, "relay"}, nil
+}
+
+// clientLaunch is how a client under test is started and reaches the
+// servers the lab plays: the folder the rigs live in, the relay command
+// their configurations name, and how to start the client for one
+// configuration.
+type clientLaunch struct {
+	home  string
+	relay []string
+	start func(config string, bridges []rig.BridgePair) client.Starter
+}
+
+// newClientLaunch prepares a client's launch. A plain command is started
+// with --config PATH added, and its stdio servers are started through
+// relay. A sandbox's starter (a client.WrapStarter) gets a copy of the
+// relay's program in a folder of its own, which the sandbox shows the
+// client, and runs the client behind a bridge (lab relay --bridge), so
+// that the HTTP servers answer at the same loopback address inside the
+// sandbox's own network.
+func newClientLaunch(starter client.Starter, relay []string) (*clientLaunch, error) {
+	if relay == nil {
+		var err error
+		if relay, err = RelayCommand(); err != nil {
+			return nil, err
+		}
+	}
+	home, err := os.MkdirTemp("", "lab-rig-")
+	if err != nil {
+		return nil, fmt.Errorf("making the rig's folder: %w", err)
+	}
+	l := &clientLaunch{home: home, relay: relay}
+	if err := os.Chmod(home, 0o755); err != nil {
+		l.close()
+		return nil, fmt.Errorf("making the rig's folder: %w", err)
+	}
+	if w, ok := starter.(client.WrapStarter); ok {
+		own := filepath.Join(home, "lab")
+		if err := copyProgram(relay[0], own); err != nil {
+			l.close()
+			return nil, fmt.Errorf("copying the relay into the rig's folder: %w", err)
+		}
+		l.relay = append([]string{own}, relay[1:]...)
+		l.start = func(config string, bridges []rig.BridgePair) client.Starter {
+			before := append([]string(nil), l.relay...)
+			for _, b := range bridges {
+				before = append(before, "--bridge", b.Addr+"="+b.Socket)
+			}
+			before = append(before, "--")
+			return w.Wrap(home, before, []string{"--config", config})
+		}
+		return l, nil
+	}
+	a, ok := starter.(client.ArgStarter)
+	if !ok {
+		l.close()
+		return nil, fmt.Errorf("a client is started with --config PATH added, and this way of starting programs cannot add arguments")
+	}
+	l.start = func(config string, _ []rig.BridgePair) client.Starter { return a.WithArgs("--config", config) }
+	return l, nil
+}
+
+func (l *clientLaunch) close() { os.RemoveAll(l.home) }
+
+// copyProgram copies an executable, or links it when it can.
+func copyProgram(from, to string) error {
+	if err := os.Link(from, to); err == nil {
+		return nil
+	}
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
 }
 
 // rigServers turns a scenario's server lines into servers the rig plays,
@@ -114,7 +199,7 @@ func scaled(d time.Duration, scale float64) time.Duration {
 // playClient runs one client scenario: the rig plays the servers, the
 // client gets their configuration, and the commands go in one at a time,
 // each once the answer to the one before has come.
-func playClient(ctx context.Context, sc *ClientScenario, starter client.ArgStarter, lesson fs.FS, relay []string, scale float64, onEvent func(Event)) (*clientRun, error) {
+func playClient(ctx context.Context, sc *ClientScenario, launch *clientLaunch, lesson fs.FS, scale float64, onEvent func(Event)) (*clientRun, error) {
 	run := &clientRun{sc: sc, scale: scale, closedAt: -1, exitAt: -1, aliases: map[string]ScenarioServer{}}
 	for _, s := range sc.Servers {
 		run.aliases[s.Alias] = s
@@ -123,11 +208,14 @@ func playClient(ctx context.Context, sc *ClientScenario, starter client.ArgStart
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "lab-rig-")
+	dir, err := os.MkdirTemp(launch.home, "s")
 	if err != nil {
 		return nil, fmt.Errorf("making the rig's folder: %w", err)
 	}
 	defer os.RemoveAll(dir)
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("making the rig's folder: %w", err)
+	}
 	var mu sync.Mutex
 	emit := func(ev Event) {
 		mu.Lock()
@@ -137,7 +225,7 @@ func playClient(ctx context.Context, sc *ClientScenario, starter client.ArgStart
 			onEvent(ev)
 		}
 	}
-	r, err := rig.Start(ctx, specs, rig.Options{Dir: dir, Relay: relay, OnEvent: func(ev rig.Event) { emit(trafficEvent(sc.Name, ev)) }})
+	r, err := rig.Start(ctx, specs, rig.Options{Dir: dir, Relay: launch.relay, OnEvent: func(ev rig.Event) { emit(trafficEvent(sc.Name, ev)) }})
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
@@ -150,7 +238,7 @@ func playClient(ctx context.Context, sc *ClientScenario, starter client.ArgStart
 		emit(Event{Scenario: sc.Name, AtMS: r.Since().Milliseconds(), Kind: kind, Text: text})
 	}
 	note(EventNote, "configuration: "+strings.Join(strings.Fields(string(r.Config())), " "))
-	p, err := starter.WithArgs("--config", cfg).Start(ctx)
+	p, err := launch.start(cfg, r.Bridges()).Start(ctx)
 	if err != nil {
 		run.startErr = err
 		return run, nil
@@ -190,6 +278,11 @@ func playClient(ctx context.Context, sc *ClientScenario, starter client.ArgStart
 			line, err := readBounded(br, maxStderrLineLen)
 			if len(line) > 0 {
 				text := strings.TrimRight(line, "\r\n")
+				if strings.HasPrefix(text, rig.LeftRunning) {
+					mu.Lock()
+					run.leftRunning = strings.TrimSpace(strings.TrimPrefix(text, rig.LeftRunning))
+					mu.Unlock()
+				}
 				mu.Lock()
 				keep := len(run.stderr) < maxStderrLines
 				if keep {
@@ -211,14 +304,7 @@ func playClient(ctx context.Context, sc *ClientScenario, starter client.ArgStart
 	// A client may take its longest server timeout to answer a command;
 	// with no timeout given, it picks its own, which the grader allows
 	// up to defaultCallBudget.
-	budget := time.Duration(0)
-	for _, s := range sc.Servers {
-		budget = max(budget, s.Timeout)
-	}
-	if budget == 0 {
-		budget = defaultCallBudget
-	}
-	perAnswer := scaled(budget+answerMargin, scale)
+	perAnswer := scaled(sc.callBudget()+answerMargin, scale)
 	var exit *client.Exit
 	run.answers = make([]*clientAnswer, len(sc.Commands))
 	stdin := p.Stdin()
@@ -336,8 +422,13 @@ commands:
 // onEvent as it happens: the commands and answers, the client's stderr,
 // and every message between the client and the servers the lab plays.
 // `lab run` uses it to show a lesson's client at work.
-func WatchClient(ctx context.Context, sc *ClientScenario, starter client.ArgStarter, lesson fs.FS, relay []string, onEvent func(Event)) error {
-	run, err := playClient(ctx, sc, starter, lesson, relay, 1, onEvent)
+func WatchClient(ctx context.Context, sc *ClientScenario, starter client.Starter, lesson fs.FS, relay []string, onEvent func(Event)) error {
+	launch, err := newClientLaunch(starter, relay)
+	if err != nil {
+		return err
+	}
+	defer launch.close()
+	run, err := playClient(ctx, sc, launch, lesson, 1, onEvent)
 	if err != nil {
 		return err
 	}

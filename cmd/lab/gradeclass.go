@@ -203,12 +203,16 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitCannot, usageError{err.Error()}
 	}
+	reference := []string{exe, "serve", manifest.Server}
+	if manifest.Subject == "client" {
+		reference = []string{exe, "client"} // the lab's own client is the reference
+	}
 	opts := class.Options{
 		Lesson:       *lesson,
 		Sandbox:      sb,
 		Jobs:         *jobs,
 		TimeScale:    *scale,
-		Reference:    []string{exe, "serve", manifest.Server},
+		Reference:    reference,
 		Sweep:        *sweep,
 		Seed:         *seed,
 		BuildTimeout: *buildTimeout,

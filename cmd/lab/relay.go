@@ -2,18 +2,45 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/mcplab/mcplab/lab/rig"
 )
 
-// relayCmd joins the stdio of a client under test to a server that
-// `lab grade` plays for it: the configuration the grader hands the client
-// starts `lab relay SOCKET` as the server's command.
+// relayCmd joins a client under test to the servers `lab grade` plays for
+// it. Two forms, both started by the grader, not by people:
+//
+//	lab relay SOCKET
+//	    a stdio server: the configuration the grader hands the client
+//	    names this as the server's command;
+//	lab relay --bridge ADDR=SOCKET [--bridge ...] -- COMMAND [ARGS...]
+//	    runs the client in a sandbox's network, where ADDR (the HTTP
+//	    server's loopback address) forwards to the grader's SOCKET.
 func relayCmd(ctx context.Context, e *env, args []string) (int, error) {
-	fs := newFlags("relay", "relay SOCKET", e.stderr)
+	fs := newFlags("relay", "relay SOCKET | relay --bridge ADDR=SOCKET... -- COMMAND...", e.stderr)
+	var pairs []rig.BridgePair
+	fs.Func("bridge", "ADDR=SOCKET: listen at ADDR and forward to SOCKET (repeatable)", func(v string) error {
+		addr, sock, ok := strings.Cut(v, "=")
+		if !ok || addr == "" || sock == "" {
+			return fmt.Errorf("want ADDR=SOCKET, got %q", v)
+		}
+		pairs = append(pairs, rig.BridgePair{Addr: addr, Socket: sock})
+		return nil
+	})
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return exitCannot, err
+	}
+	if len(pairs) > 0 || (len(args) > 0 && args[0] == "--") {
+		if len(rest) == 0 {
+			return exitCannot, usagef("lab relay --bridge needs the command to run after --")
+		}
+		code, err := rig.Bridge(ctx, pairs, rest, e.stdin, e.stdout, e.stderr)
+		if err != nil {
+			return exitCannot, err
+		}
+		return code, nil
 	}
 	if len(rest) != 1 {
 		return exitCannot, usagef("lab relay takes one socket path; the grader writes it into the configuration it gives your client")

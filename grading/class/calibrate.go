@@ -92,7 +92,7 @@ func calibrateIn(ctx context.Context, lesson *grading.Lesson, opts Options, root
 		// Generous deadlines: they do not change how long a correct server
 		// takes, only whether a slow machine fails it.
 		res, err := grading.Grade(ctx, grading.Options{Lesson: lesson.Number, LessonDir: opts.LessonDir,
-			Starter: opts.Sandbox.Starter(spec), TimeScale: 4, MaxOutput: 1 << 20})
+			Starter: opts.Sandbox.Starter(spec), TimeScale: 4, MaxOutput: 1 << 20, Relay: opts.relay()})
 		took := time.Since(started)
 		if err != nil {
 			return nil, nil, fmt.Errorf("calibrating against the reference server: %w", err)
@@ -113,6 +113,9 @@ func calibrateIn(ctx context.Context, lesson *grading.Lesson, opts Options, root
 	cal := &Calibration{Measured: measured}
 	for _, sc := range lesson.Scenarios {
 		cal.Designed += designed(sc) + opts.Sandbox.StartCost()
+	}
+	if len(lesson.ClientScenarios) > 0 {
+		cal.Designed = lesson.ClientDesigned() + time.Duration(len(lesson.ClientScenarios))*opts.Sandbox.StartCost()
 	}
 	// Rounded up to a twentieth, so deadlines read well in reports.
 	cal.Scale = max(1, math.Ceil(20*CalibrationFactor*float64(cal.Measured)/float64(cal.Designed))/20)
@@ -151,7 +154,10 @@ func serverSide(events []grading.Event) []string {
 				continue
 			}
 			text = digits.ReplaceAllString(text, "N")
-		case grading.EventExit:
+		case grading.EventExit, grading.EventToServer:
+			// What a client sent its servers (a client lesson's): the
+			// same bytes as the reference client's only if it is that
+			// client.
 			text = digits.ReplaceAllString(text, "N")
 		case grading.EventAnswer:
 		default:

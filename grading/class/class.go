@@ -535,6 +535,7 @@ func (g *grader) attempt(ctx context.Context, starter client.Starter) (*grading.
 	res, err := grading.Grade(runCtx, grading.Options{
 		Lesson: g.lesson.Number, LessonDir: g.opts.LessonDir, Starter: starter,
 		TimeScale: g.scale, Sweep: g.opts.Sweep, Seed: g.opts.Seed, MaxOutput: g.maxOutput(),
+		Relay: g.opts.relay(),
 	})
 	switch {
 	case err == nil:
@@ -579,7 +580,21 @@ func runLimit(lesson *grading.Lesson, sweeps int, scale float64, startCost time.
 		longest = max(longest, d)
 	}
 	total += time.Duration(sweeps) * longest
+	if n := len(lesson.ClientScenarios); n > 0 {
+		// A client lesson: every answer's budget, and a start a scenario.
+		total = lesson.ClientBudget() + time.Duration(n)*startCost
+	}
 	return time.Duration(float64(total)*max(scale, 1)*1.5) + 10*time.Second
+}
+
+// relay is the command a client lesson's stdio servers are reached
+// through: the reference program's relay (it is the lab binary), or this
+// binary's when there is no reference.
+func (o Options) relay() []string {
+	if len(o.Reference) > 0 {
+		return []string{o.Reference[0], "relay"}
+	}
+	return nil
 }
 
 // ungradable is the result of a submission that could not be graded.

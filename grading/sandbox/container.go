@@ -147,6 +147,19 @@ type containerStarter struct {
 	spec Spec
 }
 
+// WithArgs adds arguments after the program's own.
+func (cs *containerStarter) WithArgs(args ...string) labclient.Starter {
+	spec := cs.spec
+	spec.Args = append(append([]string(nil), spec.Args...), args...)
+	return &containerStarter{c: cs.c, spec: spec}
+}
+
+// Wrap runs the program through another command, with visible mounted
+// read-only at the same path.
+func (cs *containerStarter) Wrap(visible string, before, after []string) labclient.Starter {
+	return &containerStarter{c: cs.c, spec: cs.spec.wrapped(visible, before, after)}
+}
+
 // silentLogger keeps testcontainers' progress lines out of the grader's
 // output.
 type silentLogger struct{}

@@ -167,6 +167,18 @@ type processStarter struct {
 	spec Spec
 }
 
+// WithArgs adds arguments after the program's own.
+func (ps *processStarter) WithArgs(args ...string) client.Starter {
+	spec := ps.spec
+	spec.Args = append(append([]string(nil), spec.Args...), args...)
+	return &processStarter{sb: ps.sb, spec: spec}
+}
+
+// Wrap runs the program through another command, with visible in sight.
+func (ps *processStarter) Wrap(visible string, before, after []string) client.Starter {
+	return &processStarter{sb: ps.sb, spec: ps.spec.wrapped(visible, before, after)}
+}
+
 // startWithin bounds the wait for the launcher to say the program runs.
 const startWithin = 30 * time.Second
 

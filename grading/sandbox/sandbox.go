@@ -324,3 +324,23 @@ func mkWorkspace(dir string, uid, gid int, goSeed string, size int64) error {
 // nsFailure begins the launcher's error when it could not set up its
 // namespaces; the grader then carries on without them.
 const nsFailure = "namespaces: "
+
+// wrapped is spec with its program run through another command: before,
+// then the program (made absolute) and its arguments, then after; visible
+// joins the folders kept in sight.
+func (spec Spec) wrapped(visible string, before, after []string) Spec {
+	if len(before) == 0 {
+		return spec
+	}
+	path := spec.Path
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(spec.Dir, path)
+	}
+	args := append(append([]string(nil), before[1:]...), path)
+	args = append(append(args, spec.Args...), after...)
+	spec.Path, spec.Args = before[0], args
+	if visible != "" {
+		spec.Share = append(append([]string(nil), spec.Share...), visible)
+	}
+	return spec
+}

@@ -40,6 +40,15 @@ type ArgStarter interface {
 	WithArgs(args ...string) Starter
 }
 
+// WrapStarter is a Starter, such as a sandbox's, that can start its program
+// through another command: before, then the program and its arguments,
+// then after. The folder visible must be in sight of the program (a
+// sandbox that hides the machine's files shows it, read-only).
+type WrapStarter interface {
+	Starter
+	Wrap(visible string, before, after []string) Starter
+}
+
 // Exit says how a process ended.
 type Exit struct {
 	Code   int    // the exit status, or -1 when a signal ended it

@@ -19,6 +19,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -126,6 +127,7 @@ type Rig struct {
 	open    int            // stdio connections not yet gone
 	changed chan struct{}  // closed and replaced when open changes
 
+	bridges  []BridgePair
 	wg       sync.WaitGroup
 	handlers sync.WaitGroup // HTTP exchanges in progress
 	closed   bool
@@ -203,10 +205,25 @@ func (r *Rig) startServer(i int, s Server, opts Options) (map[string]any, error)
 			return map[string]any{"url": url}, nil
 		}
 		srv := &http.Server{Handler: r.httpHandler(s), ReadHeaderTimeout: 30 * time.Second, ErrorLog: discardLog()}
-		r.closers = append(r.closers, ln)
+		// The same server on a socket, for a client with a network of
+		// its own: a bridge in its network forwards the port here.
+		sock := filepath.Join(opts.Dir, fmt.Sprintf("h%d.sock", i))
+		uln, err := net.Listen("unix", sock)
+		if err != nil {
+			ln.Close()
+			return nil, err
+		}
+		if err := os.Chmod(sock, 0o666); err != nil {
+			ln.Close()
+			uln.Close()
+			return nil, err
+		}
+		r.bridges = append(r.bridges, BridgePair{Addr: ln.Addr().String(), Socket: sock})
+		r.closers = append(r.closers, ln, uln)
 		r.shutdown = append(r.shutdown, func() { srv.Close() })
-		r.wg.Add(1)
+		r.wg.Add(2)
 		go func() { defer r.wg.Done(); srv.Serve(ln) }()
+		go func() { defer r.wg.Done(); srv.Serve(uln) }()
 		return map[string]any{"url": url}, nil
 	case s.Stdio != nil:
 		if len(opts.Relay) == 0 {
@@ -222,6 +239,10 @@ func (r *Rig) startServer(i int, s Server, opts Options) (map[string]any, error)
 			return nil, err
 		}
 		r.closers = append(r.closers, ln)
+		// The client may run as another user (a sandbox's).
+		if err := os.Chmod(sock, 0o666); err != nil {
+			return nil, err
+		}
 		r.wg.Add(1)
 		go func() { defer r.wg.Done(); r.acceptStdio(s, ln) }()
 		args := append(append([]string{}, opts.Relay[1:]...), sock)
@@ -229,6 +250,18 @@ func (r *Rig) startServer(i int, s Server, opts Options) (map[string]any, error)
 	}
 	return nil, errors.New("the server has neither a stdio nor an HTTP side")
 }
+
+// BridgePair is a loopback address of an HTTP server the rig plays and
+// the socket where the same server listens.
+type BridgePair struct {
+	Addr   string // host:port, as the configuration's URL names it
+	Socket string
+}
+
+// Bridges lists, for each HTTP server that is up, its address and its
+// socket: a client with a network of its own (a sandbox's) reaches the
+// server through a bridge (see Bridge) listening at the address there.
+func (r *Rig) Bridges() []BridgePair { return append([]BridgePair(nil), r.bridges...) }
 
 // Config is the configuration file's content: every server, in order.
 func (r *Rig) Config() []byte { return append([]byte(nil), r.config...) }

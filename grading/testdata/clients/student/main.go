@@ -36,7 +36,7 @@ var mistakes = map[string]string{
 	"meta-also-top":  "meta-in-params: writes _meta beside params as well",
 	"same-id":        "ids: numbers every request 1 and never cancels",
 	"raw-name":       "http-headers: sends a non-ASCII tool name raw in Mcp-Name",
-	"long-timeout":   "timeout-teardown: ignores timeoutMs and waits 60 s",
+	"long-timeout":   "timeout-teardown: ignores timeoutMs and waits 30 s",
 	"no-kill":        "timeout-teardown: closes stdin at the end but never kills",
 	"no-truncate":    "truncation: returns results whole",
 	"hash-tool-only": "namespacing: hashes the tool's name without the alias",
@@ -127,7 +127,7 @@ func readConfig(path string) ([]*server, error) {
 			c.timeout = time.Duration(e.TimeoutMs) * time.Millisecond
 		}
 		if mistake == "long-timeout" {
-			c.timeout = 60 * time.Second
+			c.timeout = 30 * time.Second
 		}
 		out = append(out, &server{cfg: c})
 	}

@@ -1,0 +1,118 @@
+package class_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/grading/class"
+	"github.com/mcplab/mcplab/grading/sandbox"
+)
+
+// studentClient builds lesson 3's test client (grading's, whose -mistake
+// flag makes one mistake), static, so that it runs in the container
+// sandbox's image too.
+var studentClient = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(labDir, "student-client")
+	cmd := exec.Command("go", "build", "-o", bin, "./grading/testdata/clients/student")
+	cmd.Dir = filepath.Join("..", "..")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", &exec.ExitError{Stderr: out}
+	}
+	return bin, nil
+})
+
+// clientClass is a lesson 3 class: each submission holds the test client
+// and a run script that starts it with its mistake, if any.
+func clientClass(t *testing.T, mistakes map[string]string) string {
+	t.Helper()
+	exe, err := studentClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs := filepath.Join(openDir(t), "submissions")
+	for name, mistake := range mistakes {
+		dir := filepath.Join(subs, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "client"), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		run := "#!/bin/sh\nexec \"$(dirname \"$0\")/client\" \"$@\"\n"
+		if mistake != "" {
+			run = "#!/bin/sh\nexec \"$(dirname \"$0\")/client\" -mistake " + mistake + " \"$@\"\n"
+		}
+		if err := os.WriteFile(filepath.Join(dir, "run"), []byte(run), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return subs
+}
+
+// checkClientClass grades a lesson 3 class, calibrating against the lab's
+// own client as grade-class does, and checks each student's failed and
+// skipped checks: the relay, the bridge to the HTTP servers and the
+// configuration must all reach the client inside the sandbox.
+func checkClientClass(t *testing.T, sb sandbox.Sandbox) {
+	bin, err := labBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs := clientClass(t, map[string]string{"good": "", "no-truncate": "no-truncate", "no-kill": "no-kill", "first-event": "first-event"})
+	c, err := class.Grade(context.Background(), subs, class.Options{Lesson: 3, Sandbox: sb, Jobs: 4, Reference: []string{bin, "client"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"good": nil, "no-truncate": {"truncation"}, "no-kill": {"timeout-teardown"}, "first-event": {"response-by-id"}}
+	if len(c.Students) != len(want) {
+		t.Fatalf("graded %d students, want %d", len(c.Students), len(want))
+	}
+	for _, st := range c.Students {
+		res := st.Result
+		var skipped []string
+		for _, ch := range res.Checks {
+			if ch.Status == grading.StatusSkip {
+				skipped = append(skipped, ch.ID+": "+ch.Message)
+			}
+		}
+		if got := res.Failed(); !reflect.DeepEqual(got, want[st.Name]) || len(skipped) > 0 || !res.Gradable {
+			t.Errorf("%s: failed %v, want %v; skipped %v; %s %s", st.Name, got, want[st.Name], skipped, res.Outcome.Kind, res.Problem)
+			for _, ch := range res.Checks {
+				if ch.Status == grading.StatusFail {
+					t.Logf("%s: %s", ch.ID, ch.Message)
+				}
+			}
+		}
+		for _, f := range st.Flags {
+			t.Errorf("%s: flagged %s", st.Name, f)
+		}
+	}
+	if c.Calibration == nil || c.Calibration.Scale < 1 {
+		t.Errorf("calibration %+v, want a scale measured on the reference client", c.Calibration)
+	}
+}
+
+func TestClientClassProcessSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: grading a client class takes about a minute")
+	}
+	t.Parallel()
+	checkClientClass(t, processSandbox(t))
+}
+
+func TestClientClassContainerSandbox(t *testing.T) {
+	sb := containerSandbox(t)
+	t.Parallel()
+	checkClientClass(t, sb)
+}

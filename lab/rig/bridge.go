@@ -1,0 +1,123 @@
+package rig
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
+	"sync"
+	"syscall"
+)
+
+// LeftRunning starts the line a bridge writes on the client's stderr when
+// the client exited and left servers it started running. The grader
+// looks for it: a sandbox ends those processes itself once the client has
+// exited, so the rig would not see that they outlived it.
+const LeftRunning = "lab relay: left running:"
+
+// Bridge runs a client under test in a network of its own (a sandbox's
+// loopback only) where the rig's HTTP servers are not: for each pair it
+// listens at the address and forwards every connection to the socket, then
+// runs the command with the bridge's own stdio, and returns its exit
+// status when it ends. Processes the command started and left running
+// when it ended are ended, and reported (see LeftRunning). An address already taken is taken by the rig
+// itself (the client shares the rig's network): that pair needs no
+// bridge. SIGTERM and SIGINT are passed on to the command.
+func Bridge(ctx context.Context, pairs []BridgePair, command []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	if len(command) == 0 {
+		return 0, errors.New("no command to run behind the bridge")
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() {
+		cancel() // ends the listeners and every forwarded connection
+		wg.Wait()
+	}()
+	for _, p := range pairs {
+		ln, err := net.Listen("tcp", p.Addr)
+		if errors.Is(err, syscall.EADDRINUSE) {
+			continue
+		}
+		if err != nil {
+			return 0, fmt.Errorf("bridging %s: %w", p.Addr, err)
+		}
+		context.AfterFunc(ctx, func() { ln.Close() })
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			forward(ctx, ln, p.Socket)
+		}()
+	}
+	adoptOrphans()
+	cmd := exec.Command(command[0], command[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	if err := cmd.Start(); err != nil {
+		return 0, fmt.Errorf("starting %s: %w", command[0], err)
+	}
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	defer signal.Stop(sigs)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for {
+		select {
+		case sig := <-sigs:
+			cmd.Process.Signal(sig)
+		case err := <-done:
+			// A server the client started and did not end is now ours.
+			if n := endOrphans(); n > 0 {
+				fmt.Fprintf(stderr, "%s %d server process(es) the client started were still running when it exited; the bridge ended them\n", LeftRunning, n)
+			}
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+					return 128 + int(ws.Signal()), nil
+				}
+				return ee.ExitCode(), nil
+			}
+			if err != nil {
+				return 0, err
+			}
+			return 0, nil
+		case <-ctx.Done():
+			cmd.Process.Kill()
+		}
+	}
+}
+
+// forward joins each connection the listener accepts to a new connection
+// to the socket.
+func forward(ctx context.Context, ln net.Listener, socket string) {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer c.Close()
+			var d net.Dialer
+			s, err := d.DialContext(ctx, "unix", socket)
+			if err != nil {
+				return
+			}
+			defer s.Close()
+			stop := context.AfterFunc(ctx, func() { c.Close(); s.Close() })
+			defer stop()
+			go func() {
+				io.Copy(s, c)
+				if u, ok := s.(*net.UnixConn); ok {
+					u.CloseWrite()
+				}
+			}()
+			io.Copy(c, s)
+		}()
+	}
+}
