@@ -43,6 +43,8 @@ type composeProject struct {
 	// workbench is the workbench's image name; folder the student's folder
 	// it mounts (WORKBENCH_DIR).
 	workbench, folder string
+	// lesson, when set, is the LESSON the lab service plays.
+	lesson string
 }
 
 // run runs the Compose tool with args in the project and returns its stdout
@@ -66,6 +68,9 @@ func (p *composeProject) runStdin(ctx context.Context, stdin string, args ...str
 		"WORKBENCH_TARGET=workbench", // the runner image plus dist/lab
 		"WORKBENCH_DIR="+p.folder,
 	)
+	if p.lesson != "" {
+		cmd.Env = append(cmd.Env, "LESSON="+p.lesson)
+	}
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
@@ -164,6 +169,31 @@ func testComposeStack(ctx context.Context, t *testing.T, p *composeProject) {
 	}
 	if !strings.Contains(out, "Recorded sample: no model answered") {
 		t.Errorf("%s up: no \"Recorded sample\" line although no ai service runs:\n%s", p.tool.name, out)
+	}
+
+	// LESSON=3: the day's demonstration, the lab's client between the
+	// two servers it plays, and lab client graded inside the container.
+	three := *p
+	three.lesson = "3"
+	out, _, err = three.run(ctx, "up", "--no-color", "--exit-code-from", "lab")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var replies []string
+	for _, line := range strings.Split(out, "\n") {
+		if _, after, ok := strings.Cut(line, "| client -> you  "); ok {
+			replies = append(replies, after)
+		}
+	}
+	if len(replies) != 6 || !strings.Contains(replies[5], `[16000 more characters were cut from this result.]","isError":false}`) {
+		t.Errorf("LESSON=3 %s up printed %d answers (want 6, the last the long note cut to 8052 characters):\n%s", p.tool.name, len(replies), out)
+	}
+	out, _, err = p.run(ctx, "run", "--rm", "-T", "lab", "grade", "--lesson", "3", "--", "/lab", "client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "14/14 points") {
+		t.Errorf("%s run lab grade --lesson 3 -- /lab client:\n%s", p.tool.name, out)
 	}
 
 	// Grade the reference server inside the container.

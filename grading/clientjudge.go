@@ -577,7 +577,7 @@ func headerSummary(h map[string][]string) string {
 	for _, k := range []string{"Mcp-Protocol-Version", "Mcp-Method", "Mcp-Name"} {
 		if v, ok := h[k]; ok {
 			parts = append(parts, fmt.Sprintf("%s: %s", k, strings.Join(v, ",")))
-		} else {
+		} else if k != "Mcp-Name" {
 			parts = append(parts, k+" missing")
 		}
 	}
