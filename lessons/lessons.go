@@ -54,7 +54,7 @@ type Manifest struct {
 	Server string
 	// Servers are the servers a client lesson's scenarios name.
 	Servers []string
-	Ready  Readiness
+	Ready   Readiness
 	// Run is the scenario `lab run` plays, Checks the check catalogue, and
 	// Grading the pattern of the grading scenarios, all paths inside the
 	// lesson's folder.
