@@ -6,8 +6,12 @@ import (
 	"unsafe"
 )
 
-// PipeBacklog returns how many bytes written to the pipe f are still
-// waiting to be read (the FIONREAD ioctl, which Linux supports on pipes).
+// PipeBacklog returns how much written to f is still waiting to be read
+// on the other side. For a pipe that is the FIONREAD ioctl, bytes
+// included; for a socket (a Node parent hands its child a socket pair, not
+// a pipe) FIONREAD counts what f itself could read, so it is TIOCOUTQ, the
+// send queue, which Linux counts in memory used rather than bytes: zero
+// exactly when the reader has taken everything.
 func PipeBacklog(f *os.File) (int, error) {
 	raw, err := f.SyscallConn()
 	if err != nil {
@@ -16,7 +20,12 @@ func PipeBacklog(f *os.File) (int, error) {
 	var n int32
 	var ioErr syscall.Errno
 	err = raw.Control(func(fd uintptr) {
-		_, _, ioErr = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCINQ, uintptr(unsafe.Pointer(&n)))
+		req := uintptr(syscall.TIOCINQ)
+		var st syscall.Stat_t
+		if syscall.Fstat(int(fd), &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFSOCK {
+			req = syscall.TIOCOUTQ
+		}
+		_, _, ioErr = syscall.Syscall(syscall.SYS_IOCTL, fd, req, uintptr(unsafe.Pointer(&n)))
 	})
 	if err != nil {
 		return 0, err

@@ -27,6 +27,8 @@ type Pieces struct {
 	// MaxWait bounds the wait for a reader that does not read; 0 means a
 	// second.
 	MaxWait time.Duration
+
+	wrote bool // a piece went out before: the next one waits for it
 }
 
 // Write writes p in pieces.
@@ -36,7 +38,10 @@ func (w *Pieces) Write(p []byte) (int, error) {
 		n := min(len(p), PieceSize)
 		if written > 0 {
 			w.wait()
+		} else if w.wrote {
+			w.drained()
 		}
+		w.wrote = true
 		m, err := w.W.Write(p[:n])
 		written += m
 		if err != nil {
@@ -49,6 +54,19 @@ func (w *Pieces) Write(p []byte) (int, error) {
 
 // wait holds the next piece back until the reader has taken the last.
 func (w *Pieces) wait() {
+	if w.drained() {
+		return
+	}
+	pause := w.Pause
+	if pause <= 0 {
+		pause = 20 * time.Millisecond
+	}
+	time.Sleep(pause)
+}
+
+// drained waits until the pipe W is empty, and reports whether W is a
+// pipe whose backlog it can see.
+func (w *Pieces) drained() bool {
 	if f, ok := w.W.(*os.File); ok {
 		if _, err := client.PipeBacklog(f); err == nil {
 			wait := w.MaxWait
@@ -58,16 +76,12 @@ func (w *Pieces) wait() {
 			deadline := time.Now().Add(wait)
 			for time.Now().Before(deadline) {
 				if n, err := client.PipeBacklog(f); err != nil || n == 0 {
-					return
+					return true
 				}
 				time.Sleep(time.Millisecond)
 			}
-			return
+			return true
 		}
 	}
-	pause := w.Pause
-	if pause <= 0 {
-		pause = 20 * time.Millisecond
-	}
-	time.Sleep(pause)
+	return false
 }

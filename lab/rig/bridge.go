@@ -54,13 +54,43 @@ func Bridge(ctx context.Context, pairs []BridgePair, command []string, stdin io.
 	}
 	adoptOrphans()
 	cmd := exec.Command(command[0], command[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
-	if err := cmd.Start(); err != nil {
-		return 0, fmt.Errorf("starting %s: %w", command[0], err)
+	cmd.Stdin = stdin
+	// Writers that are not files get pipes of the bridge's own, so that a
+	// process left running with them open cannot keep Wait from returning.
+	var copies sync.WaitGroup
+	var ends []*os.File
+	for _, o := range []struct {
+		w   io.Writer
+		dst *io.Writer
+	}{{stdout, &cmd.Stdout}, {stderr, &cmd.Stderr}} {
+		if _, ok := o.w.(*os.File); ok || o.w == nil {
+			*o.dst = o.w
+			continue
+		}
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			return 0, err
+		}
+		*o.dst = pw
+		ends = append(ends, pw)
+		copies.Add(1)
+		go func(w io.Writer) { defer copies.Done(); defer pr.Close(); io.Copy(w, pr) }(o.w)
 	}
+	defer copies.Wait()
+	closeEnds := func() {
+		for _, f := range ends {
+			f.Close()
+		}
+		ends = nil
+	}
+	defer closeEnds()
+	// Signals are caught before the command starts, so none is lost.
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
 	defer signal.Stop(sigs)
+	if err := cmd.Start(); err != nil {
+		return 0, fmt.Errorf("starting %s: %w", command[0], err)
+	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	for {
@@ -69,7 +99,10 @@ func Bridge(ctx context.Context, pairs []BridgePair, command []string, stdin io.
 			cmd.Process.Signal(sig)
 		case err := <-done:
 			// A server the client started and did not end is now ours.
-			if n := endOrphans(); n > 0 {
+			n := endOrphans()
+			closeEnds()
+			copies.Wait()
+			if n > 0 {
 				fmt.Fprintf(stderr, "%s %d server process(es) the client started were still running when it exited; the bridge ended them\n", LeftRunning, n)
 			}
 			var ee *exec.ExitError

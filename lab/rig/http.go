@@ -2,6 +2,7 @@ package rig
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -41,12 +42,18 @@ func (r *Rig) httpHandler(s Server) http.Handler {
 			case <-r.ctx.Done():
 			}
 			r.record(Event{Server: s.Alias, Conn: n, Kind: KindGone})
-			return
+			// Never an answer, not even an empty one as the rig closes.
+			panic(http.ErrAbortHandler)
 		}
 		tw := &tapWriter{w: w, rig: r, alias: s.Alias, conn: n, cut: s.Cut != "" && isCallOf(body, s.Cut)}
 		defer r.record(Event{Server: s.Alias, Conn: n, Kind: KindGone})
 		defer tw.finish()
 		s.HTTP.ServeHTTP(tw, req)
+		if tw.broken {
+			// From the handler's goroutine: the connection closes with
+			// no more bytes.
+			panic(http.ErrAbortHandler)
+		}
 	})
 }
 
@@ -64,27 +71,33 @@ type tapWriter struct {
 	pending  []byte // an event stream's bytes not yet passed on
 	body     []byte // a JSON body, recorded at the end
 	finished bool
+	broken   bool // cut: nothing more goes out
 }
+
+var errCut = errors.New("the rig cut this answer off")
 
 func (t *tapWriter) Header() http.Header { return t.w.Header() }
 
 func (t *tapWriter) WriteHeader(code int) {
-	if t.status != 0 {
+	if t.status != 0 || t.broken {
 		return
 	}
 	t.status = code
 	ct := t.w.Header().Get("Content-Type")
 	t.stream = strings.HasPrefix(ct, "text/event-stream")
 	t.rig.record(Event{Server: t.alias, Conn: t.conn, Kind: KindStatus, Status: code, Text: ct})
+	t.w.WriteHeader(code)
 	if t.cut && !t.stream {
 		t.breakOff("the rig broke the connection before the answer's body")
 	}
-	t.w.WriteHeader(code)
 }
 
 func (t *tapWriter) Write(p []byte) (int, error) {
 	if t.status == 0 {
 		t.WriteHeader(http.StatusOK)
+	}
+	if t.broken {
+		return 0, errCut
 	}
 	if !t.stream {
 		if len(t.body) < t.rig.maxLine {
@@ -102,6 +115,7 @@ func (t *tapWriter) Write(p []byte) (int, error) {
 		data := eventData(ev)
 		if t.cut {
 			t.breakOff("the rig broke the stream off before its first message")
+			return 0, errCut
 		}
 		t.rig.record(Event{Server: t.alias, Conn: t.conn, Kind: KindAnswer, Text: data})
 		if _, err := t.w.Write(ev); err != nil {
@@ -124,7 +138,7 @@ func (t *tapWriter) breakOff(why string) {
 	t.Flush()
 	t.rig.record(Event{Server: t.alias, Conn: t.conn, Kind: KindCut, Text: why})
 	t.finished = true
-	panic(http.ErrAbortHandler)
+	t.broken = true
 }
 
 func (t *tapWriter) finish() {

@@ -88,7 +88,7 @@ const (
 	KindStart  Kind = "start"  // the client started a stdio server
 	KindSend   Kind = "send"   // a line the client sent a stdio server
 	KindReply  Kind = "reply"  // a line a stdio server sent the client
-	KindEOF    Kind = "eof"    // the client closed a stdio server's stdin (or its relay died)
+	KindEOF    Kind = "eof"    // the client closed a stdio server's stdin
 	KindGone   Kind = "gone"   // a stdio server's connection ended, or an HTTP exchange
 	KindPost   Kind = "post"   // an HTTP request: Header and Text (the body)
 	KindAnswer Kind = "answer" // one message of an HTTP answer: a JSON body, or one event's data

@@ -258,7 +258,7 @@ const (
 // `parts` parts, as a change to the reference client's answers: nil means
 // the same answer (free-text error messages aside); else a check of its
 // own.
-func expect(parts, cmd int, unpaced bool) func(t *testing.T, got, ref map[string]any) {
+func expect(parts, cmd int) func(t *testing.T, got, ref map[string]any) {
 	failsWith := func(text string) func(t *testing.T, got, _ map[string]any) {
 		return func(t *testing.T, got, _ map[string]any) {
 			t.Helper()
@@ -313,23 +313,6 @@ func expect(parts, cmd int, unpaced bool) func(t *testing.T, got, ref map[string
 		switch {
 		case parts < 1:
 			return failsWith("Unknown tool: mcp__notes__read_note")
-		case parts < 2 && unpaced:
-			// Node gives a child a socket, not a pipe, for its stdout. The
-			// notes server holds each 4 KiB piece back until the reader took
-			// the last one by asking how much of its pipe is unread, which it
-			// cannot learn of a socket on Linux yet (TIOCINQ reads 0 on the
-			// writing end; TIOCOUTQ would tell). Then the pieces may reach
-			// Node in one read and the framing trap does not show: either
-			// outcome is the starter's own.
-			return func(t *testing.T, got, ref map[string]any) {
-				t.Helper()
-				if got["isError"] == true {
-					failsWith("no answer within")(t, got, ref)
-					return
-				}
-				t.Logf("the long note arrived whole before part 2: lab serve notes did not pace its pieces on Node's socket")
-				sameAnswer(t, got, ref)
-			}
 		case parts < 2:
 			return failsWith("no answer within") // every piece dropped, so the call times out
 		}
@@ -413,7 +396,7 @@ func TestStartersAgainstTheDemoServers(t *testing.T) {
 						t.Fatalf("%d answers, want %d\nstderr:\n%s", len(got), len(ref), stderr)
 					}
 					for i := range got {
-						check := expect(parts, i, l.tool == "node")
+						check := expect(parts, i)
 						if check == nil {
 							check = sameAnswer
 						}
