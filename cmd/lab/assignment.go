@@ -126,7 +126,10 @@ type langSetup struct {
 	main  string // the file the student edits
 }
 
-func setupFor(lang string) langSetup {
+func setupFor(lang, subject string) langSetup {
+	if subject == "client" {
+		return clientSetupFor(lang)
+	}
 	switch lang {
 	case "go":
 		return langSetup{
@@ -149,13 +152,38 @@ exec "$LAB_WORK/server"
 	}
 }
 
+// clientSetupFor is setupFor for a lesson that grades a client: the grader
+// starts it with --config PATH, which run passes on.
+func clientSetupFor(lang string) langSetup {
+	const start = "# Start the client. The grader adds --config PATH (the servers to use), passed on here.\n"
+	switch lang {
+	case "go":
+		return langSetup{
+			build: `# Build step, run once before grading: compile the client into $LAB_WORK.
+set -eu
+: "${LAB_WORK:?LAB_WORK must name a folder to build the client into}"
+cd "$(dirname "$0")"
+exec go build -o "$LAB_WORK/client" .
+`,
+			run: start + `: "${LAB_WORK:?LAB_WORK must name the folder ./build wrote the client to}"
+exec "$LAB_WORK/client" "$@"
+`,
+			needs: "Go", main: "main.go",
+		}
+	case "python":
+		return langSetup{run: start + "exec python3 \"$(dirname \"$0\")/client.py\" \"$@\"\n", needs: "Python 3", main: "client.py"}
+	default:
+		return langSetup{run: start + "exec node \"$(dirname \"$0\")/client.js\" \"$@\"\n", needs: "Node", main: "client.js"}
+	}
+}
+
 // assignmentFiles returns every file of the student repository.
 func assignmentFiles(m *lessons.Manifest, lang, labVersion string, timeScale float64) ([]newFile, error) {
 	starter, err := m.Starter(lang)
 	if err != nil {
 		return nil, err
 	}
-	ls := setupFor(lang)
+	ls := setupFor(lang, m.Subject)
 	var out []newFile
 	hasMain := false
 	for _, f := range starter {
@@ -176,7 +204,10 @@ func assignmentFiles(m *lessons.Manifest, lang, labVersion string, timeScale flo
 	}
 	out = append(out, newFile{name: "run", data: []byte("#!/bin/sh\n" + ls.run), exec: true})
 	p := ciParams{Lesson: m.Number, Title: m.Title, Lang: lang, Version: labVersion, Go: goSeries(),
-		Scale: fmt.Sprintf("%g", timeScale), Build: ls.build != "", Main: ls.main, Needs: ls.needs}
+		Scale: fmt.Sprintf("%g", timeScale), Build: ls.build != "", Main: ls.main, Needs: ls.needs, Program: "server"}
+	if m.Subject == "client" {
+		p.Program = "client"
+	}
 	out = append(out,
 		newFile{name: "README.md", data: []byte(studentReadme(p))},
 		newFile{name: ".github/workflows/grade.yml", data: []byte(githubWorkflow(p))},

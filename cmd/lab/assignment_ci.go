@@ -16,6 +16,7 @@ type ciParams struct {
 	Build   bool   // the starter has a build script
 	Main    string // the file the student edits
 	Needs   string
+	Program string // what the student writes: "server" or "client"
 }
 
 // gradeCommands are the shell lines of the grading step, the same in both
@@ -24,7 +25,7 @@ type ciParams struct {
 func (p ciParams) gradeCommands(format, out string) []string {
 	lines := []string{`export LAB_WORK="$(mktemp -d)"`}
 	if p.Build {
-		msg := "./build failed: the server does not compile (its errors are above), so it was not graded"
+		msg := "./build failed: the " + p.Program + " does not compile (its errors are above), so it was not graded"
 		if format == "github" {
 			lines = append(lines, `./build || { echo "::error title=Could not grade::`+msg+`"; exit 2; }`)
 		} else {
@@ -142,7 +143,7 @@ func yamlPlain(s string) string {
 func studentReadme(p ciParams) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Lesson %d: %s (%s)\n\n", p.Lesson, p.Title, p.Lang)
-	fmt.Fprintf(&b, `Your server for lesson %d of mcplab. It starts as the lesson's starter: what it
+	fmt.Fprintf(&b, `Your %s for lesson %d of mcplab. It starts as the lesson's starter: what it
 already does, and the parts left for you (each marked with a TODO in
 [%s](%s)), are in [STARTER.md](STARTER.md). Needs: %s.
 
@@ -156,17 +157,21 @@ Install the same lab CI uses (it needs Go):
 
 Then, from this folder:
 
-`, p.Lesson, p.Main, p.Main, p.Needs, modulePath, p.Version)
+`, p.Program, p.Lesson, p.Main, p.Main, p.Needs, modulePath, p.Version)
 	b.WriteString("```sh\nexport LAB_WORK=\"$(mktemp -d)\"\n")
 	if p.Build {
 		b.WriteString("./build\n")
 	}
 	fmt.Fprintf(&b, "lab grade --lesson %d -- ./run\n```\n\n", p.Lesson)
-	b.WriteString("`run` starts your server on stdio, the way the grader starts it")
+	if p.Program == "client" {
+		b.WriteString("`run` starts your client, the way the grader starts it (the grader adds `--config PATH`)")
+	} else {
+		b.WriteString("`run` starts your server on stdio, the way the grader starts it")
+	}
 	if p.Build {
 		b.WriteString("; `build` compiles it into `$LAB_WORK` first. Run `./build` again after each change")
 	}
-	b.WriteString(strings.NewReplacer("MODULE", modulePath, "VERSION", p.Version).Replace(`. The grade lists every check, what happened, what was expected, and how to
+	b.WriteString(strings.NewReplacer("MODULE", modulePath, "VERSION", p.Version, "PROGRAM", p.Program).Replace(`. The grade lists every check, what happened, what was expected, and how to
 fix it; it exits 0 when every check passes, 1 when one fails, 2 when it could
 not grade.
 
@@ -193,7 +198,7 @@ release, rather than pulling the lab's container image:
 - it works the same on GitHub's and GitLab's runners, needing only Go, which
   both set up in a line; no registry has to serve an image to the runners,
   and the course has nothing to publish;
-- your server runs on the runner itself, next to the Go, Python or Node it needs,
+- your PROGRAM runs on the runner itself, next to the Go, Python or Node it needs,
   instead of inside an image that would have to carry all three.
 
 Teachers: change ` + "`LAB_VERSION`" + ` only between assignments, and raise
