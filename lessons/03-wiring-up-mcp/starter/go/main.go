@@ -273,7 +273,7 @@ func (c *connection) call(method string, params map[string]any) (json.RawMessage
 		return nil, fmt.Errorf("%s (id %d): %w", method, id, m.Error)
 	}
 	if len(m.Result) == 0 {
-		// A response holds a result or an error. One with neither is read
+		// A response carries either a result or an error. One with neither is read
 		// as an empty result, as many clients do.
 		return json.RawMessage(`{}`), nil
 	}

@@ -181,7 +181,7 @@ class Connection {
       const e = message.error || {}
       throw new ClientError(`${method} (id ${id}): the server answered with error ${e.code}: ${e.message}`)
     }
-    // A response holds a result or an error. One with neither is read as an
+    // A response carries either a result or an error. One with neither is read as an
     // empty result, as many clients do.
     const result = message.result === undefined ? {} : message.result
     if (!result || typeof result !== 'object' || Array.isArray(result)) {

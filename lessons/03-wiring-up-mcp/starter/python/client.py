@@ -183,7 +183,7 @@ class Connection:
                 raise ClientError("%s (id %d): the server answered with error %s: %s"
                                   % (method, request_id, error.get("code"), error.get("message")))
             raise ClientError("%s (id %d): the server answered with error %r" % (method, request_id, error))
-        # A response holds a result or an error. One with neither is read as
+        # A response carries either a result or an error. One with neither is read as
         # an empty result, as many clients do.
         result = message.get("result", {})
         if not isinstance(result, dict):
