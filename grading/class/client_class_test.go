@@ -2,6 +2,7 @@ package class_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,7 +24,7 @@ var studentClient = sync.OnceValues(func() (string, error) {
 	cmd.Dir = filepath.Join("..", "..")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", &exec.ExitError{Stderr: out}
+		return "", fmt.Errorf("go build ./grading/testdata/clients/student: %w\n%s", err, out)
 	}
 	return bin, nil
 })
