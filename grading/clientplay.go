@@ -217,10 +217,12 @@ func playClient(ctx context.Context, sc *ClientScenario, launch *clientLaunch, l
 		return nil, fmt.Errorf("making the rig's folder: %w", err)
 	}
 	var mu sync.Mutex
+	// Events come from the rig's goroutines and the client's streams at
+	// once: one at a time, they are kept and shown in the same order.
 	emit := func(ev Event) {
 		mu.Lock()
+		defer mu.Unlock()
 		run.events = append(run.events, ev)
-		mu.Unlock()
 		if onEvent != nil {
 			onEvent(ev)
 		}
