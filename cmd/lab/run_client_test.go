@@ -49,7 +49,10 @@ func TestRunClientLesson(t *testing.T) {
 	in(`you -> client  {"command":"call_tool","name":"mcp__tickets__get_ticket"`, `"method":"notifications/progress"`, `"id":3,"result"`, `client -> you  {"text":"T-104 (open): Nightly queue stalls; workers stop heartbeating","isError":false}`)
 	in(`Mcp-Name: =?base64?csOpc3Vtw6k=?=] {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"résumé"`)
 	in(`client -> you  {"text":"0001  checked queue depth`, `[16000 more characters were cut from this result.]","isError":false}`)
-	in("-- stdin closed", "-- notes#1 eof", "-- notes#1 gone", "-- client exited with status 0")
+	// The client closes the relay's stdin, then kills it: whether the
+	// relay passes the end of its input on before it dies depends on the
+	// machine's load, so only its end and the client's are certain.
+	in("-- stdin closed", "-- notes#1 gone", "-- client exited with status 0")
 	if strings.Contains(out, "\x1b") {
 		t.Error("the transcript holds a terminal escape")
 	}
