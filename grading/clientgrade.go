@@ -50,13 +50,7 @@ func gradeClient(ctx context.Context, lesson *Lesson, opts Options, started time
 		}
 		res.Transcript = append(res.Transcript, sortedEvents(run.events)...)
 		if run.startErr != nil {
-			res.Gradable = false
-			res.Problem = "the client could not be started: " + run.startErr.Error()
-			res.Outcome = Outcome{Kind: OutcomeCouldNotStart, Detail: res.Problem}
-			res.Checks = skipAll(lesson.Checks, "Not judged: "+res.Problem+".")
-			res.MaxScore = maxScore(lesson.Checks)
-			res.DurationMS = time.Since(started).Milliseconds()
-			return res, nil
+			return res.couldNotStart(lesson.Checks, "the client could not be started: "+run.startErr.Error(), started), nil
 		}
 		runs = append(runs, run)
 		judgeClientExpected(run, t)
@@ -64,13 +58,7 @@ func gradeClient(ctx context.Context, lesson *Lesson, opts Options, started time
 			f.judge(run, t)
 		}
 	}
-	for _, c := range lesson.Checks {
-		res.Checks = append(res.Checks, verdict(c, t))
-	}
-	for _, c := range res.Checks {
-		res.Score += c.Points
-		res.MaxScore += c.MaxPoints
-	}
+	res.judge(lesson.Checks, t)
 	res.Outcome = classifyClient(runs, res)
 	res.DurationMS = time.Since(started).Milliseconds()
 	return res, nil

@@ -226,13 +226,7 @@ func Grade(ctx context.Context, opts Options) (*Result, error) {
 			res.Transcript = append(res.Transcript, Event{Scenario: sc.Name, AtMS: ev.At.Milliseconds(), Kind: ev.Kind, Text: ev.Text})
 		}
 		if run.StartErr != nil {
-			res.Gradable = false
-			res.Problem = "the server could not be started: " + run.StartErr.Error()
-			res.Outcome = Outcome{Kind: OutcomeCouldNotStart, Detail: res.Problem}
-			res.Checks = skipAll(lesson.Checks, "Not judged: "+res.Problem+".")
-			res.MaxScore = maxScore(lesson.Checks)
-			res.DurationMS = time.Since(started).Milliseconds()
-			return res, nil
+			return res.couldNotStart(lesson.Checks, "the server could not be started: "+run.StartErr.Error(), started), nil
 		}
 		ev, err := newEvidence(run, sc)
 		if err != nil {
@@ -247,16 +241,33 @@ func Grade(ctx context.Context, opts Options) (*Result, error) {
 		j(runs, t)
 	}
 
-	for _, c := range lesson.Checks {
+	res.judge(lesson.Checks, t)
+	res.Outcome = classify(runs, res)
+	res.DurationMS = time.Since(started).Milliseconds()
+	return res, nil
+}
+
+// judge gives every check its verdict from the tally, and the score.
+func (res *Result) judge(checks []Check, t *tally) {
+	for _, c := range checks {
 		res.Checks = append(res.Checks, verdict(c, t))
 	}
 	for _, c := range res.Checks {
 		res.Score += c.Points
 		res.MaxScore += c.MaxPoints
 	}
-	res.Outcome = classify(runs, res)
+}
+
+// couldNotStart makes res the result of a program that could not be
+// started: not gradable, every check skipped with the problem.
+func (res *Result) couldNotStart(checks []Check, problem string, started time.Time) *Result {
+	res.Gradable = false
+	res.Problem = problem
+	res.Outcome = Outcome{Kind: OutcomeCouldNotStart, Detail: problem}
+	res.Checks = skipAll(checks, "Not judged: "+problem+".")
+	res.MaxScore = maxScore(checks)
 	res.DurationMS = time.Since(started).Milliseconds()
-	return res, nil
+	return res
 }
 
 func judgeStderr(runs []*evidence, t *tally) {

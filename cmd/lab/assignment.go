@@ -133,12 +133,7 @@ func setupFor(lang, subject string) langSetup {
 	switch lang {
 	case "go":
 		return langSetup{
-			build: `# Build step, run once before grading: compile the server into $LAB_WORK.
-set -eu
-: "${LAB_WORK:?LAB_WORK must name a folder to build the server into}"
-cd "$(dirname "$0")"
-exec go build -o "$LAB_WORK/server" .
-`,
+			build: goBuildScript("server"),
 			run: `# Start the server ./build compiled, on stdio.
 : "${LAB_WORK:?LAB_WORK must name the folder ./build wrote the server to}"
 exec "$LAB_WORK/server"
@@ -152,6 +147,17 @@ exec "$LAB_WORK/server"
 	}
 }
 
+// goBuildScript is a Go starter's build step: it compiles the program
+// ("server" or "client") into $LAB_WORK, under that name.
+func goBuildScript(program string) string {
+	return strings.ReplaceAll(`# Build step, run once before grading: compile the PROGRAM into $LAB_WORK.
+set -eu
+: "${LAB_WORK:?LAB_WORK must name a folder to build the PROGRAM into}"
+cd "$(dirname "$0")"
+exec go build -o "$LAB_WORK/PROGRAM" .
+`, "PROGRAM", program)
+}
+
 // clientSetupFor is setupFor for a lesson that grades a client: the grader
 // starts it with --config PATH, which run passes on.
 func clientSetupFor(lang string) langSetup {
@@ -159,12 +165,7 @@ func clientSetupFor(lang string) langSetup {
 	switch lang {
 	case "go":
 		return langSetup{
-			build: `# Build step, run once before grading: compile the client into $LAB_WORK.
-set -eu
-: "${LAB_WORK:?LAB_WORK must name a folder to build the client into}"
-cd "$(dirname "$0")"
-exec go build -o "$LAB_WORK/client" .
-`,
+			build: goBuildScript("client"),
 			run: start + `: "${LAB_WORK:?LAB_WORK must name the folder ./build wrote the client to}"
 exec "$LAB_WORK/client" "$@"
 `,
