@@ -407,13 +407,15 @@ commands:
 		break
 	}
 	deadline.Stop()
+	// What is still running is judged now, before the grader's own kill
+	// below ends it too.
+	run.leftOpen = stillOpen(r.Events())
 	p.Kill()
 	for a := range answers {
 		run.extra = append(run.extra, a.text)
 	}
 	<-errDone
 	run.traffic = r.Events()
-	run.leftOpen = stillOpen(run.traffic)
 	mu.Lock()
 	defer mu.Unlock()
 	run.events = append([]Event(nil), run.events...)
