@@ -29,7 +29,12 @@ const (
 
 // Main is the sandbox launcher: the process sandbox runs every program as
 //
-//	LAUNCHER -uid U -gid G -nproc N -data BYTES -fsize BYTES -nofile N -dir DIR [-ns -keep PATH...] -- PROGRAM ARGS...
+//	LAUNCHER -uid U -gid G -nproc N -data BYTES -fsize BYTES -nofile N -dir DIR [-cgroup CG] [-ns -keep PATH...] -- PROGRAM ARGS...
+//
+// With -cgroup the program starts in the memory cgroup folder CG (the
+// grader made it and removes it); when the kernel killed a process there
+// for memory and the program died of SIGKILL, the launcher says
+// "oom-kills N" on status before the exit line.
 //
 // With -ns the launcher was started as the first process of new PID, mount
 // and network namespaces, and sets them up first (see enterNamespaces):
@@ -73,6 +78,7 @@ func Main(args []string) int {
 	dir := fs.String("dir", "", "working directory of the program")
 	ns := fs.Bool("ns", false, "the launcher runs in new PID, mount and network namespaces: set them up")
 	scratch := fs.Int64("scratch", DefaultScratchSize, "with -ns: the size of the private /tmp, /var/tmp and /dev/shm, in bytes")
+	cgroup := fs.String("cgroup", "", "the job's memory cgroup folder: the program starts in it")
 	var keep []string
 	fs.Func("keep", "with -ns: a path under /tmp the program needs (repeatable)", func(v string) error {
 		keep = append(keep, v)
@@ -152,8 +158,23 @@ func Main(args []string) int {
 		attr.Credential = &syscall.Credential{Uid: uint32(*uid), Gid: uint32(g), Groups: []uint32{}}
 	}
 	cmd.SysProcAttr = attr
+	// The program starts in the job's memory cgroup, so that it and
+	// everything it starts share one memory limit: the launcher joins the
+	// cgroup for the moment it starts the program (which inherits it), then
+	// goes back to the grader's.
+	if *cgroup != "" {
+		if err := joinCgroup(*cgroup); err != nil {
+			restore()
+			return fail("sandbox-exec: %v", err)
+		}
+	}
 	err := cmd.Start()
 	restore()
+	if *cgroup != "" {
+		if err := leaveCgroup(*cgroup); err != nil {
+			fmt.Fprintf(status, "note: %v\n", err)
+		}
+	}
 	if err != nil {
 		who := ""
 		if *uid >= 0 {
@@ -183,6 +204,12 @@ func Main(args []string) int {
 	case ws = <-exited:
 	case <-stop:
 		stopped = true
+	}
+	if *cgroup != "" && !stopped && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
+		// Killed, and not by the grader: by the kernel, for memory?
+		if n := oomKills(*cgroup); n > 0 {
+			fmt.Fprintf(status, "oom-kills %d\n", n)
+		}
 	}
 	// Kill whatever is left: the process group, every process of the
 	// slot's user, every orphan handed to us. Again after each reaping, in

@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -28,3 +29,30 @@ func isPermission(error) bool { return false }
 func mountWorkspace(string, int64, int, int) error { return nil }
 
 func unmount(string) error { return nil }
+
+// SysVObject is a System V IPC object (see the Linux build).
+type SysVObject struct {
+	Kind      string
+	ID        int
+	UID, CUID int
+}
+
+// SysVObjectsOf lists nothing: System V IPC objects are read from Linux's
+// /proc/sysvipc.
+func SysVObjectsOf(int) ([]SysVObject, error) { return nil, nil }
+
+// cgroupHost is where job cgroups are made: nowhere outside Linux.
+type cgroupHost struct{}
+
+// jobCgroup is a job's memory cgroup (see the Linux build).
+type jobCgroup struct{ dir string }
+
+func findCgroupHost() (cgroupHost, error) {
+	return cgroupHost{}, errors.New("memory cgroups need Linux")
+}
+
+func (cgroupHost) newJob(string, int64) (*jobCgroup, error) {
+	return nil, errors.New("memory cgroups need Linux")
+}
+
+func (*jobCgroup) remove() error { return nil }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,9 +18,14 @@ import (
 // nsFlags are the namespaces the process sandbox gives each launcher when
 // the grader is root: its own process ids (the program sees only its own
 // processes, never the grader's command line or environment), its own
-// mounts (a private /proc, /tmp, /var/tmp and /dev/shm) and its own network
-// (loopback only).
-const nsFlags = syscall.CLONE_NEWPID | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET
+// mounts (a private /proc, /tmp, /var/tmp, /dev/shm and /run/lock), its own
+// network (loopback only) and its own System V IPC (shared memory segments,
+// message queues and semaphores no other job sees, gone with the namespace).
+const nsFlags = syscall.CLONE_NEWPID | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC
+
+// runLockSize caps the private /run/lock a program gets in the process
+// sandbox's namespaces: lock files are small.
+const runLockSize = 1 << 20
 
 // DefaultScratchSize caps each of the private /tmp, /var/tmp and /dev/shm a
 // program gets in the process sandbox's namespaces, as Docker caps a
@@ -31,9 +37,10 @@ const DefaultScratchSize = 64 << 20
 //
 //   - mounts stop propagating to the host;
 //   - /proc shows the namespace's processes only;
-//   - /dev/shm, /var/tmp and /tmp are empty tmpfs of size bytes each, which
-//     vanish with the namespace; the top folders of /tmp that hold a path of
-//     keep (the submission, the workspace) are bound back from the host's;
+//   - /dev/shm, /var/tmp and /tmp are empty tmpfs of size bytes each, and
+//     /run/lock one of runLockSize, which vanish with the namespace; each
+//     path of keep under /tmp (the submission, the workspace, a rig folder)
+//     is bound back from the host's, and nothing else of the host's /tmp;
 //   - the launcher's own program (the lab binary, the reference server)
 //     reads as empty and cannot be run;
 //   - the loopback interface is up, and it is the only one.
@@ -58,6 +65,12 @@ func enterNamespaces(keep []string, size int64) error {
 			}
 		}
 	}
+	if info, err := os.Stat("/run/lock"); err == nil && info.IsDir() {
+		opts := fmt.Sprintf("size=%d,mode=1777", runLockSize)
+		if err := syscall.Mount("tmpfs", "/run/lock", "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, opts); err != nil {
+			return fmt.Errorf("mounting a private /run/lock: %w", err)
+		}
+	}
 	if err := privateTmp(keep, tmpfs); err != nil {
 		return err
 	}
@@ -71,22 +84,13 @@ func enterNamespaces(keep []string, size int64) error {
 	return loopbackUp()
 }
 
-// privateTmp mounts a fresh /tmp and binds back, from the host's /tmp, each
-// top folder that holds a path of keep.
+// privateTmp mounts a fresh /tmp and binds back, from the host's /tmp,
+// exactly each path of keep that lies under it (not its top folder, and
+// never /tmp itself: a keep equal to /tmp keeps nothing), creating the
+// folders above each one inside the fresh tmpfs with the host's owner and
+// mode. A path inside another kept one comes with it.
 func privateTmp(keep []string, tmpfs func(string) error) error {
-	tops := map[string]bool{}
-	for _, k := range keep {
-		for _, p := range []string{k, realPath(k)} {
-			rel, err := filepath.Rel("/tmp", filepath.Clean(p))
-			if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-				continue
-			}
-			if rel == "." {
-				return nil // /tmp itself is needed: keep the host's
-			}
-			tops[strings.Split(rel, "/")[0]] = true
-		}
-	}
+	rels := keptUnderTmp(keep)
 	old, err := os.Open("/tmp")
 	if err != nil {
 		return fmt.Errorf("opening /tmp: %w", err)
@@ -95,13 +99,17 @@ func privateTmp(keep []string, tmpfs func(string) error) error {
 	if err := tmpfs("/tmp"); err != nil {
 		return err
 	}
-	for top := range tops {
-		src := "/proc/self/fd/" + strconv.Itoa(int(old.Fd())) + "/" + top
+	host := "/proc/self/fd/" + strconv.Itoa(int(old.Fd()))
+	for _, rel := range rels {
+		src := host + "/" + rel
 		info, err := os.Stat(src)
 		if err != nil {
 			continue // gone: nothing to keep
 		}
-		dst := filepath.Join("/tmp", top)
+		if err := mkParents(host, rel); err != nil {
+			return err
+		}
+		dst := filepath.Join("/tmp", rel)
 		if info.IsDir() {
 			err = os.Mkdir(dst, 0o755)
 		} else {
@@ -112,6 +120,76 @@ func privateTmp(keep []string, tmpfs func(string) error) error {
 		}
 		if err := syscall.Mount(src, dst, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
 			return fmt.Errorf("keeping %s: %w", dst, err)
+		}
+	}
+	return nil
+}
+
+// keptUnderTmp returns the paths of keep (as given and with links
+// resolved) that lie strictly under /tmp, relative to it, without those
+// that lie inside another one, sorted.
+func keptUnderTmp(keep []string) []string {
+	set := map[string]bool{}
+	for _, k := range keep {
+		if !filepath.IsAbs(k) {
+			continue
+		}
+		for _, p := range []string{k, realPath(k)} {
+			rel, err := filepath.Rel("/tmp", filepath.Clean(p))
+			if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+				continue
+			}
+			set[rel] = true
+		}
+	}
+	var out []string
+	for rel := range set {
+		inside := false
+		for d := filepath.Dir(rel); d != "."; d = filepath.Dir(d) {
+			if set[d] {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			out = append(out, rel)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// mkParents creates, in the fresh /tmp, the folders above rel that are
+// not there yet, each with the owner and permissions of the host's folder
+// at the same place (read through host, the host's /tmp), so a folder only
+// its user may enter stays so.
+func mkParents(host, rel string) error {
+	parts := strings.Split(filepath.Dir(rel), "/")
+	cur := ""
+	for _, part := range parts {
+		if part == "." {
+			break
+		}
+		cur = filepath.Join(cur, part)
+		dst := filepath.Join("/tmp", cur)
+		if _, err := os.Lstat(dst); err == nil {
+			continue
+		}
+		mode, uid, gid := os.FileMode(0o755), 0, 0
+		if info, err := os.Stat(host + "/" + cur); err == nil {
+			mode = info.Mode().Perm() | info.Mode()&os.ModeSticky
+			if st, ok := info.Sys().(*syscall.Stat_t); ok {
+				uid, gid = int(st.Uid), int(st.Gid)
+			}
+		}
+		if err := os.Mkdir(dst, 0o700); err != nil {
+			return fmt.Errorf("keeping the folder %s: %w", dst, err)
+		}
+		if err := os.Lchown(dst, uid, gid); err != nil {
+			return fmt.Errorf("keeping the folder %s: %w", dst, err)
+		}
+		if err := os.Chmod(dst, mode); err != nil {
+			return fmt.Errorf("keeping the folder %s: %w", dst, err)
 		}
 	}
 	return nil
@@ -150,12 +228,14 @@ func loopbackUp() error {
 
 // scratchDirs are the folders every user may write to, where a program
 // outside the namespaces could leave files behind.
-var scratchDirs = []string{"/tmp", "/var/tmp", "/dev/shm"}
+var scratchDirs = []string{"/tmp", "/var/tmp", "/dev/shm", "/run/lock"}
 
 // removeOwned removes what uid left in the scratch folders: every entry
 // owned by uid at their top, and one level down in the folders everyone may
-// write to (such as /tmp/.X11-unix). Links are removed, never followed.
+// write to (such as /tmp/.X11-unix), and every System V IPC object it owns
+// or created. Links are removed, never followed.
 func removeOwned(uid int) {
+	removeSysvOf(uid)
 	var sweep func(dir string, depth int)
 	sweep = func(dir string, depth int) {
 		entries, err := os.ReadDir(dir)

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -46,7 +47,21 @@ const (
 // with the namespace, with the folders it needs under /tmp bound back), no
 // network but its own loopback, and cannot read or run the lab binary at
 // the path the launcher was started from. Each job's scratch folder
-// (LAB_WORK) is a tmpfs of its own of WorkspaceSize.
+// (LAB_WORK) is a tmpfs of its own of WorkspaceSize. The namespaces also
+// give it a System V IPC of its own (no segment, queue or semaphore of
+// another job in sight, and none left after it) and a private /run/lock.
+// Without namespaces, the launcher removes the slot user's System V
+// objects and its files in /tmp, /var/tmp, /dev/shm and /run/lock after
+// the job.
+//
+// As root, each job also runs in a memory cgroup of its own (cgroup v2 when
+// it offers the memory controller, else v1), made under the grader's own
+// cgroup and removed after the job: the job's processes together may use
+// at most Limits.Memory, and a program the kernel kills for it ends with
+// Exit.Reason "killed for using more than N MiB of memory". Where no
+// cgroup can be had (not root, no memory controller, NoMemoryCgroup), the
+// limit is RLIMIT_DATA, which holds for each process on its own; the
+// sandbox says so once, on Notes.
 //
 // The users are taken from the range UIDBase to UIDBase+UIDCount-1: a slot
 // takes the first one that no other sandbox on the machine holds, locking
@@ -79,6 +94,19 @@ type Process struct {
 	NoNamespaces bool
 
 	noNamespaces atomic.Bool // the kernel refused them
+
+	// NoMemoryCgroup keeps programs out of a memory cgroup of their own
+	// even where the kernel offers one: each process of a job is then
+	// limited on its own, by RLIMIT_DATA (see Process).
+	NoMemoryCgroup bool
+	// Notes receives the sandbox's one-time notes, such as that no memory
+	// cgroup can be had here; nil means os.Stderr.
+	Notes io.Writer
+
+	cgOnce sync.Once
+	cgHost cgroupHost
+	cgErr  error
+	jobs   atomic.Int64 // names the jobs' cgroups
 
 	mu    sync.Mutex
 	users map[int]int // slot → uid
@@ -266,6 +294,87 @@ func (s *Process) namespaces() bool {
 func (s *Process) Namespaces() bool { return s.namespaces() }
 
 func (ps *processStarter) start(ctx context.Context, args []string, useNS bool) (client.Process, error) {
+	memory := ps.spec.Limits.orDefaults().Memory
+	cg := ps.sb.jobCgroup(memory)
+	if cg != nil {
+		args = withCgroup(args, cg.dir)
+	}
+	removeCg := func() {
+		if cg != nil {
+			if err := cg.remove(); err != nil {
+				ps.sb.note(err.Error())
+			}
+		}
+	}
+	var limit int64
+	if cg != nil {
+		limit = max(memory, minCgroupMemory)
+	}
+	p, err := ps.launch(ctx, args, useNS, limit, removeCg)
+	if err != nil {
+		removeCg()
+		return nil, err
+	}
+	return p, nil
+}
+
+// minCgroupMemory is the smallest limit of a job's memory cgroup: the
+// launcher is in it for the moment it starts the program, and a shell with
+// a few tools needs a few MiB more.
+const minCgroupMemory = 64 << 20
+
+// withCgroup adds -cgroup dir to a launcher's options.
+func withCgroup(args []string, dir string) []string {
+	for i, a := range args {
+		if a == "--" {
+			out := append(append([]string(nil), args[:i]...), "-cgroup", dir)
+			return append(out, args[i:]...)
+		}
+	}
+	return args
+}
+
+// jobCgroup makes the memory cgroup of a new job, capped at memory bytes,
+// or returns nil when no cgroup can be had here (said once on Notes).
+func (s *Process) jobCgroup(memory int64) *jobCgroup {
+	if s.NoMemoryCgroup {
+		return nil
+	}
+	s.cgOnce.Do(func() {
+		s.cgHost, s.cgErr = findCgroupHost()
+		if s.cgErr != nil {
+			s.note(fmt.Sprintf("process sandbox: no memory cgroup for the jobs (%v): each process of a job may use %d MiB (RLIMIT_DATA), but a job's processes together are not capped; the container sandbox caps them together", s.cgErr, memory>>20))
+		}
+	})
+	if s.cgErr != nil {
+		return nil
+	}
+	// Several sandboxes may live in one grader: a random part keeps their
+	// jobs' names apart.
+	var id [6]byte
+	_, _ = rand.Read(id[:])
+	name := fmt.Sprintf("mcplab-%d-%x-%d", os.Getpid(), id, s.jobs.Add(1))
+	cg, err := s.cgHost.newJob(name, max(memory, minCgroupMemory))
+	if err != nil {
+		s.note(fmt.Sprintf("process sandbox: %v; this job's processes are capped one by one (RLIMIT_DATA)", err))
+		return nil
+	}
+	return cg
+}
+
+// note writes a line to Notes.
+func (s *Process) note(line string) {
+	w := s.Notes
+	if w == nil {
+		w = os.Stderr
+	}
+	fmt.Fprintln(w, line)
+}
+
+// launch starts the launcher; memory is the limit of the job's memory
+// cgroup (0 without one), and cleanup runs once the launcher has ended,
+// before Wait returns.
+func (ps *processStarter) launch(ctx context.Context, args []string, useNS bool, memory int64, cleanup func()) (*sandboxedProcess, error) {
 	spec := ps.spec
 	cmd := exec.Command(ps.sb.Launcher[0], args...)
 	cmd.Env = env(spec.Work, ps.sb.goroot, os.Getenv("PATH"))
@@ -354,7 +463,8 @@ func (ps *processStarter) start(ctx context.Context, args []string, useNS bool) 
 
 	go func() {
 		err := cmd.Wait()
-		p.exit = launcherExit(status, cmd.ProcessState, err)
+		p.exit = launcherExit(status, cmd.ProcessState, err, memory)
+		cleanup()
 		statusR.Close()
 		// Nothing reads the other ends any more; the output pipes are
 		// the reader's to close (CloseOutput).
@@ -368,12 +478,17 @@ func (ps *processStarter) start(ctx context.Context, args []string, useNS bool) 
 
 // launcherExit reads how the program ended from the launcher's last status
 // lines, falling back on the launcher's own exit.
-func launcherExit(status *bufio.Reader, st *os.ProcessState, waitErr error) client.Exit {
+// A program killed by the kernel in its memory cgroup (capped at memory
+// bytes) ends with a Reason saying so.
+func launcherExit(status *bufio.Reader, st *os.ProcessState, waitErr error, memory int64) client.Exit {
 	var exit *client.Exit
+	oom := false
 	for {
 		line, err := status.ReadString('\n')
 		line = strings.TrimSpace(line)
-		if v, ok := strings.CutPrefix(line, "exit code "); ok {
+		if strings.HasPrefix(line, "oom-kills ") {
+			oom = true
+		} else if v, ok := strings.CutPrefix(line, "exit code "); ok {
 			if n, err := strconv.Atoi(v); err == nil {
 				exit = &client.Exit{Code: n}
 			}
@@ -385,6 +500,9 @@ func launcherExit(status *bufio.Reader, st *os.ProcessState, waitErr error) clie
 		}
 	}
 	if exit != nil {
+		if oom && exit.Signal == "killed" && memory > 0 {
+			exit.Reason = fmt.Sprintf("killed for using more than %d MiB of memory (the process sandbox's limit for the job's processes together)", memory>>20)
+		}
 		return *exit
 	}
 	s := proc.StatusOf(st, waitErr)
