@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/mcplab/mcplab/internal/servers"
@@ -83,16 +84,32 @@ func RelayCommand() ([]string, error) {
 type clientLaunch struct {
 	home  string
 	relay []string
-	start func(config string, bridges []rig.BridgePair) client.Starter
+	start func(config, report string, bridges []rig.BridgePair) client.Starter
+	// owner is the user the client runs as, when a sandbox says (see
+	// jobUser): the rig's folders and sockets are its alone.
+	owner *rig.Owner
+	// bridged: the client runs behind a bridge, which reports on a
+	// socket of its own what the client left running.
+	bridged bool
+}
+
+// jobUser is a Starter, such as a sandbox's, that knows the user its
+// program runs as: uid -1 when it keeps the grader's own.
+type jobUser interface {
+	JobUser() (uid, gid int, err error)
 }
 
 // newClientLaunch prepares a client's launch. A plain command is started
 // with --config PATH added, and its stdio servers are started through
-// relay. A sandbox's starter (a client.WrapStarter) gets a copy of the
-// relay's program in a folder of its own, which the sandbox shows the
-// client, and runs the client behind a bridge (lab relay --bridge), so
-// that the HTTP servers answer at the same loopback address inside the
-// sandbox's own network.
+// relay. A sandbox's starter (a client.WrapStarter) gets a relay-only copy
+// of the relay's program (see rig.CopyRelayOnly) in a folder of its own,
+// which the sandbox shows the client, and runs the client behind a bridge
+// (lab relay --bridge), so that the HTTP servers answer at the same
+// loopback address inside the sandbox's own network. When the sandbox
+// says which user the client runs as, each scenario's folder and sockets
+// are given to that user alone (mode 0700), and the launch's folder and
+// the relay copy stay root's, which the client may enter and run but not
+// list, read or change.
 func newClientLaunch(starter client.Starter, relay []string) (*clientLaunch, error) {
 	if relay == nil {
 		var err error
@@ -100,24 +117,41 @@ func newClientLaunch(starter client.Starter, relay []string) (*clientLaunch, err
 			return nil, err
 		}
 	}
+	var owner *rig.Owner
+	if ju, ok := starter.(jobUser); ok {
+		uid, gid, err := ju.JobUser()
+		if err != nil {
+			return nil, fmt.Errorf("finding the user the client runs as: %w", err)
+		}
+		if uid >= 0 {
+			owner = &rig.Owner{UID: uid, GID: gid}
+		}
+	}
 	home, err := os.MkdirTemp("", "lab-rig-")
 	if err != nil {
 		return nil, fmt.Errorf("making the rig's folder: %w", err)
 	}
-	l := &clientLaunch{home: home, relay: relay}
-	if err := os.Chmod(home, 0o755); err != nil {
-		l.close()
-		return nil, fmt.Errorf("making the rig's folder: %w", err)
-	}
+	l := &clientLaunch{home: home, relay: relay, owner: owner}
 	if w, ok := starter.(client.WrapStarter); ok {
+		if owner != nil {
+			// The client's user enters it to reach its own folder.
+			if err := os.Chmod(home, 0o711); err != nil {
+				l.close()
+				return nil, fmt.Errorf("making the rig's folder: %w", err)
+			}
+		}
 		own := filepath.Join(home, "lab")
 		if err := copyProgram(relay[0], own); err != nil {
 			l.close()
 			return nil, fmt.Errorf("copying the relay into the rig's folder: %w", err)
 		}
 		l.relay = append([]string{own}, relay[1:]...)
-		l.start = func(config string, bridges []rig.BridgePair) client.Starter {
+		l.bridged = true
+		l.start = func(config, report string, bridges []rig.BridgePair) client.Starter {
 			before := append([]string(nil), l.relay...)
+			if report != "" {
+				before = append(before, "--report", report)
+			}
 			for _, b := range bridges {
 				before = append(before, "--bridge", b.Addr+"="+b.Socket)
 			}
@@ -131,31 +165,33 @@ func newClientLaunch(starter client.Starter, relay []string) (*clientLaunch, err
 		l.close()
 		return nil, fmt.Errorf("a client is started with --config PATH added, and this way of starting programs cannot add arguments")
 	}
-	l.start = func(config string, _ []rig.BridgePair) client.Starter { return a.WithArgs("--config", config) }
+	l.start = func(config, _ string, _ []rig.BridgePair) client.Starter { return a.WithArgs("--config", config) }
 	return l, nil
 }
 
 func (l *clientLaunch) close() { os.RemoveAll(l.home) }
 
-// copyProgram copies an executable, or links it when it can.
+// scenarioFolder makes a folder for one scenario's rig in the launch's,
+// given to the client's user alone.
+func (l *clientLaunch) scenarioFolder() (string, error) {
+	dir, err := os.MkdirTemp(l.home, "s")
+	if err != nil {
+		return "", fmt.Errorf("making the rig's folder: %w", err)
+	}
+	if l.owner != nil {
+		if err := os.Lchown(dir, l.owner.UID, l.owner.GID); err != nil {
+			os.RemoveAll(dir)
+			return "", fmt.Errorf("giving the rig's folder to uid %d: %w", l.owner.UID, err)
+		}
+	}
+	return dir, nil
+}
+
+// copyProgram copies the relay's program as a relay-only copy, which its
+// user may run but not read (a copy it could read, it could undo): mode
+// 0111, never a link to the original.
 func copyProgram(from, to string) error {
-	if err := os.Link(from, to); err == nil {
-		return nil
-	}
-	src, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		dst.Close()
-		return err
-	}
-	return dst.Close()
+	return rig.CopyRelayOnly(from, to, 0o111)
 }
 
 // rigServers turns a scenario's server lines into servers the rig plays,
@@ -208,14 +244,11 @@ func playClient(ctx context.Context, sc *ClientScenario, launch *clientLaunch, l
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(launch.home, "s")
+	dir, err := launch.scenarioFolder()
 	if err != nil {
-		return nil, fmt.Errorf("making the rig's folder: %w", err)
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	if err := os.Chmod(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("making the rig's folder: %w", err)
-	}
 	var mu sync.Mutex
 	// Events come from the rig's goroutines and the client's streams at
 	// once: one at a time, they are kept and shown in the same order.
@@ -227,20 +260,32 @@ func playClient(ctx context.Context, sc *ClientScenario, launch *clientLaunch, l
 			onEvent(ev)
 		}
 	}
-	r, err := rig.Start(ctx, specs, rig.Options{Dir: dir, Relay: launch.relay, OnEvent: func(ev rig.Event) { emit(trafficEvent(sc.Name, ev)) }})
+	r, err := rig.Start(ctx, specs, rig.Options{Dir: dir, Relay: launch.relay, Owner: launch.owner, ReadTimeout: scaled(rig.DefaultReadTimeout, scale),
+		OnEvent: func(ev rig.Event) { emit(trafficEvent(sc.Name, ev)) }})
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	defer r.Close()
 	cfg := filepath.Join(dir, "servers.json")
-	if err := os.WriteFile(cfg, r.Config(), 0o644); err != nil {
-		return nil, fmt.Errorf("writing the configuration: %w", err)
+	if err := writeConfig(cfg, r.Config(), launch.owner); err != nil {
+		return nil, err
+	}
+	var report *rig.ReportListener
+	if launch.bridged {
+		if report, err = rig.ListenReport(filepath.Join(dir, "report.sock"), launch.owner); err != nil {
+			return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
+		}
+		defer report.Close()
 	}
 	note := func(kind EventKind, text string) {
 		emit(Event{Scenario: sc.Name, AtMS: r.Since().Milliseconds(), Kind: kind, Text: text})
 	}
 	note(EventNote, "configuration: "+strings.Join(strings.Fields(string(r.Config())), " "))
-	p, err := launch.start(cfg, r.Bridges()).Start(ctx)
+	reportPath := ""
+	if report != nil {
+		reportPath = report.Path()
+	}
+	p, err := launch.start(cfg, reportPath, r.Bridges()).Start(ctx)
 	if err != nil {
 		run.startErr = err
 		return run, nil
@@ -280,11 +325,6 @@ func playClient(ctx context.Context, sc *ClientScenario, launch *clientLaunch, l
 			line, err := readBounded(br, maxStderrLineLen)
 			if len(line) > 0 {
 				text := strings.TrimRight(line, "\r\n")
-				if strings.HasPrefix(text, rig.LeftRunning) {
-					mu.Lock()
-					run.leftRunning = strings.TrimSpace(strings.TrimPrefix(text, rig.LeftRunning))
-					mu.Unlock()
-				}
 				mu.Lock()
 				keep := len(run.stderr) < maxStderrLines
 				if keep {
@@ -410,6 +450,11 @@ commands:
 	// What is still running is judged now, before the grader's own kill
 	// below ends it too.
 	run.leftOpen = stillOpen(r.Events())
+	if report != nil {
+		// The bridge reported before it exited, and its connection ended
+		// as it did: this waits only for a bridge that is still running.
+		run.leftRunning = leftRunning(report.Wait(ctx, scaled(exitDeadline, scale)), run.killed == "" && run.exit.Reason == "" && ctx.Err() == nil)
+	}
 	p.Kill()
 	for a := range answers {
 		run.extra = append(run.extra, a.text)
@@ -507,4 +552,46 @@ func readBounded(br *bufio.Reader, max int) (string, error) {
 		}
 		return string(b), err
 	}
+}
+
+// writeConfig writes a scenario's configuration, a new file readable by
+// the client's user alone.
+func writeConfig(path string, data []byte, owner *rig.Owner) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return fmt.Errorf("writing the configuration: %w", err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("writing the configuration %s: %w", path, err)
+	}
+	if owner != nil {
+		if err := f.Chown(owner.UID, owner.GID); err != nil {
+			f.Close()
+			return fmt.Errorf("giving the configuration to uid %d: %w", owner.UID, err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing the configuration %s: %w", path, err)
+	}
+	return nil
+}
+
+// leftRunning says, from the bridge's report, what the client left
+// running when it exited; empty when nothing. A bridge that connected
+// but ended without a report, when the grader did not end it (ended
+// says it did not), was ended by someone else: by the client, which
+// then cannot say it left nothing behind.
+func leftRunning(rep rig.Report, ended bool) string {
+	switch {
+	case rep.Reported && rep.LeftRunning > 0:
+		return fmt.Sprintf("%d server process(es) the client started were still running when it exited; the bridge ended them", rep.LeftRunning)
+	case rep.Reported:
+		return ""
+	case rep.Problem != "":
+		return "the bridge that runs the client sent a report the grader could not read (" + rep.Problem + ")"
+	case rep.Connected && ended:
+		return "the bridge that runs the client was ended before it could report which processes the client left running"
+	}
+	return ""
 }

@@ -24,6 +24,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/mcplab/mcplab/lab/rig"
 )
 
 // version is stamped at build time with -ldflags "-X main.version=...".
@@ -81,7 +83,12 @@ func commands() []command {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, isTerminal: isTerminal(os.Stdout)}
-	code := dispatch(ctx, e, os.Args[1:])
+	var code int
+	if rig.RelayOnly() {
+		code = relayOnly(ctx, e, os.Args[1:])
+	} else {
+		code = dispatch(ctx, e, os.Args[1:])
+	}
 	stop()
 	os.Exit(code)
 }

@@ -14,9 +14,10 @@ import (
 //	lab relay SOCKET
 //	    a stdio server: the configuration the grader hands the client
 //	    names this as the server's command;
-//	lab relay --bridge ADDR=SOCKET [--bridge ...] -- COMMAND [ARGS...]
+//	lab relay [--report SOCKET] --bridge ADDR=SOCKET [--bridge ...] -- COMMAND [ARGS...]
 //	    runs the client in a sandbox's network, where ADDR (the HTTP
-//	    server's loopback address) forwards to the grader's SOCKET.
+//	    server's loopback address) forwards to the grader's SOCKET, and
+//	    reports what the client left running on the report SOCKET.
 func relayCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlags("relay", "relay SOCKET | relay --bridge ADDR=SOCKET... -- COMMAND...", e.stderr)
 	var pairs []rig.BridgePair
@@ -28,15 +29,16 @@ func relayCmd(ctx context.Context, e *env, args []string) (int, error) {
 		pairs = append(pairs, rig.BridgePair{Addr: addr, Socket: sock})
 		return nil
 	})
+	report := fs.String("report", "", "with --bridge: the grader's SOCKET for the bridge's report (what the client left running)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return exitCannot, err
 	}
-	if len(pairs) > 0 || (len(args) > 0 && args[0] == "--") {
+	if len(pairs) > 0 || *report != "" || (len(args) > 0 && args[0] == "--") {
 		if len(rest) == 0 {
 			return exitCannot, usagef("lab relay --bridge needs the command to run after --")
 		}
-		code, err := rig.Bridge(ctx, pairs, rest, e.stdin, e.stdout, e.stderr)
+		code, err := rig.BridgeReport(ctx, pairs, *report, rest, e.stdin, e.stdout, e.stderr)
 		if err != nil {
 			return exitCannot, err
 		}
@@ -49,4 +51,18 @@ func relayCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitCannot, err
 	}
 	return exitOK, nil
+}
+
+// relayOnly runs a relay-only copy of the lab (see rig.CopyRelayOnly): the
+// relay command, and for anything else a refusal that says why.
+func relayOnly(ctx context.Context, e *env, args []string) int {
+	if len(args) == 0 || args[0] != "relay" {
+		what := "no command"
+		if len(args) > 0 {
+			what = fmt.Sprintf("%q", args[0])
+		}
+		fmt.Fprintf(e.stderr, "lab: refused %s: %s\n", what, rig.RelayOnlyRefusal)
+		return exitCannot
+	}
+	return dispatch(ctx, e, args)
 }

@@ -13,10 +13,11 @@ import (
 	"syscall"
 )
 
-// LeftRunning starts the line a bridge writes on the client's stderr when
-// the client exited and left servers it started running. The grader
-// looks for it: a sandbox ends those processes itself once the client has
-// exited, so the rig would not see that they outlived it.
+// LeftRunning starts the line a bridge with no report socket writes on
+// the client's stderr when the client exited and left servers it started
+// running, for a person to read. The grader never reads it there (the
+// client could forge it): its bridge reports on a socket of its own (see
+// BridgeReport and ListenReport).
 const LeftRunning = "lab relay: left running:"
 
 // Bridge runs a client under test in a network of its own (a sandbox's
@@ -28,8 +29,27 @@ const LeftRunning = "lab relay: left running:"
 // itself (the client shares the rig's network): that pair needs no
 // bridge. SIGTERM and SIGINT are passed on to the command.
 func Bridge(ctx context.Context, pairs []BridgePair, command []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	return BridgeReport(ctx, pairs, "", command, stdin, stdout, stderr)
+}
+
+// BridgeReport is Bridge, reporting on the socket report (when not empty)
+// rather than on stderr: it connects there before it starts the command,
+// so that its connection is the first the grader takes, and when the
+// command has exited it sends how many processes the command left
+// running (see ListenReport).
+func BridgeReport(ctx context.Context, pairs []BridgePair, report string, command []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	if len(command) == 0 {
 		return 0, errors.New("no command to run behind the bridge")
+	}
+	var rc net.Conn
+	if report != "" {
+		var d net.Dialer
+		c, err := d.DialContext(ctx, "unix", report)
+		if err != nil {
+			return 0, fmt.Errorf("reaching the grader's report socket: %w", err)
+		}
+		defer c.Close()
+		rc = c
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -102,7 +122,12 @@ func Bridge(ctx context.Context, pairs []BridgePair, command []string, stdin io.
 			n := endOrphans()
 			closeEnds()
 			copies.Wait()
-			if n > 0 {
+			switch {
+			case rc != nil:
+				if err := sendReport(rc, n); err != nil {
+					return 0, fmt.Errorf("reporting to the grader: %w", err)
+				}
+			case n > 0:
 				fmt.Fprintf(stderr, "%s %d server process(es) the client started were still running when it exited; the bridge ended them\n", LeftRunning, n)
 			}
 			var ee *exec.ExitError

@@ -2,6 +2,7 @@ package rig
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -26,13 +27,15 @@ func (r *Rig) httpHandler(s Server) http.Handler {
 		r.mu.Unlock()
 		defer r.handlers.Done()
 		n := r.nextConn(s.Alias)
-		body, err := io.ReadAll(io.LimitReader(req.Body, int64(r.maxLine)+1))
-		if err != nil {
-			r.record(Event{Server: s.Alias, Conn: n, Kind: KindPost, Header: req.Header.Clone(), Text: string(body)})
-			return
-		}
 		h := req.Header.Clone()
 		h.Set(RequestLineHeader, req.Method+" "+req.URL.Path)
+		body, share, err := r.readBody(w, req)
+		if err != nil {
+			r.record(Event{Server: s.Alias, Conn: n, Kind: KindPost, Header: h, Text: string(body)})
+			r.refuse(w, s.Alias, n, err)
+			return
+		}
+		defer r.bodies.release(share)
 		r.record(Event{Server: s.Alias, Conn: n, Kind: KindPost, Header: h, Text: string(body)})
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		if s.Hang != "" && isCallOf(body, s.Hang) {
@@ -161,4 +164,22 @@ func eventData(ev []byte) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// refuse answers a request whose body the rig would not or could not read
+// with the status that says why, and a JSON-RPC error that says it in
+// words; the connection closes after it.
+func (r *Rig) refuse(w http.ResponseWriter, alias string, n int, err error) {
+	status, why := http.StatusBadRequest, err.Error()
+	var be *bodyError
+	if errors.As(err, &be) {
+		status = be.status
+	}
+	r.record(Event{Server: alias, Conn: n, Kind: KindRefused, Status: status, Text: why})
+	msg, _ := json.Marshal(why)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Connection", "close")
+	w.WriteHeader(status)
+	io.WriteString(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":`+string(msg)+"}}\n")
+	r.record(Event{Server: alias, Conn: n, Kind: KindGone})
 }

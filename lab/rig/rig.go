@@ -26,13 +26,6 @@ import (
 	"time"
 )
 
-// A rig keeps at most this much of what it sees, so that a client that
-// floods its servers cannot exhaust the grader's memory.
-const (
-	maxKept   = 64 << 20
-	maxEvents = 200000
-)
-
 // Server is one server the rig plays under an alias of the configuration.
 type Server struct {
 	// Alias is the server's name in the configuration.
@@ -78,6 +71,29 @@ type Options struct {
 	// OnEvent, when set, sees each event as it is recorded, from the
 	// goroutine that saw it.
 	OnEvent func(Event)
+	// Owner, when set, is the user the client runs as (a sandbox's): the
+	// rig's sockets are given to it, mode 0700, so that no other user
+	// but root reaches them. Nil keeps them the grader's own, mode 0700.
+	Owner *Owner
+	// ReadTimeout bounds the time an HTTP request's headers, and then its
+	// body, may take to arrive; 0 means DefaultReadTimeout.
+	ReadTimeout time.Duration
+}
+
+// Owner is a user and group by number.
+type Owner struct{ UID, GID int }
+
+// own gives path to the owner, if any, with mode perm.
+func (o *Owner) own(path string, perm os.FileMode) error {
+	if o != nil {
+		if err := os.Lchown(path, o.UID, o.GID); err != nil {
+			return fmt.Errorf("giving %s to uid %d: %w", path, o.UID, err)
+		}
+	}
+	if err := os.Chmod(path, perm); err != nil {
+		return fmt.Errorf("setting the mode of %s: %w", path, err)
+	}
+	return nil
 }
 
 // Kind says what an Event is.
@@ -95,6 +111,12 @@ const (
 	KindStatus Kind = "status" // the HTTP answer's status and content type
 	KindHeld   Kind = "held"   // the rig holds this request for good
 	KindCut    Kind = "cut"    // the rig broke this answer off
+	// KindRefused is an HTTP request the rig answered itself, with
+	// Status, because its body broke a bound (too long, too slow).
+	KindRefused Kind = "refused"
+	// KindNotKept closes the events of a server whose record was full:
+	// Text says how many events and bytes were counted, not kept.
+	KindNotKept Kind = "not-kept"
 )
 
 // Event is one thing the rig saw, timed from the rig's start.
@@ -120,12 +142,18 @@ type Rig struct {
 	config  []byte
 	onEvent func(Event)
 
-	mu      sync.Mutex
-	events  []Event
-	kept    int            // bytes of text kept in events
-	conns   map[string]int // connections made so far, per alias
-	open    int            // stdio connections not yet gone
-	changed chan struct{}  // closed and replaced when open changes
+	readTimeout time.Duration
+	bodies      *bytePool // the long request bodies held at once
+
+	mu         sync.Mutex
+	events     []Event
+	kept       int               // bytes of text kept in events
+	data       int               // message events kept (send, reply, post, answer)
+	structural int               // other events kept
+	tallies    map[string]*tally // what was kept and not, per alias
+	conns      map[string]int    // connections made so far, per alias
+	open       int               // stdio connections not yet gone
+	changed    chan struct{}     // closed and replaced when open changes
 
 	bridges  []BridgePair
 	wg       sync.WaitGroup
@@ -141,9 +169,19 @@ func Start(ctx context.Context, servers []Server, opts Options) (*Rig, error) {
 	if opts.Dir == "" {
 		return nil, errors.New("the rig needs a folder of its own")
 	}
-	r := &Rig{start: time.Now(), maxLine: opts.MaxLine, onEvent: opts.OnEvent, conns: map[string]int{}, changed: make(chan struct{}), sockets: map[net.Conn]bool{}}
+	if st, err := os.Lstat(opts.Dir); err != nil || !st.IsDir() || st.Mode().Perm()&0o077 != 0 {
+		if err == nil {
+			err = fmt.Errorf("it is %s, want a folder of mode 0700 (not a link)", st.Mode())
+		}
+		return nil, fmt.Errorf("the rig's folder %s: %w", opts.Dir, err)
+	}
+	r := &Rig{start: time.Now(), maxLine: opts.MaxLine, onEvent: opts.OnEvent, conns: map[string]int{}, changed: make(chan struct{}), sockets: map[net.Conn]bool{},
+		readTimeout: opts.ReadTimeout, bodies: newBytePool(MaxHeldBodies), tallies: map[string]*tally{}}
 	if r.maxLine <= 0 {
-		r.maxLine = 4 << 20
+		r.maxLine = DefaultMaxLine
+	}
+	if r.readTimeout <= 0 {
+		r.readTimeout = DefaultReadTimeout
 	}
 	r.ctx, r.cancel = context.WithCancel(ctx)
 	var cfg bytes.Buffer
@@ -204,7 +242,8 @@ func (r *Rig) startServer(i int, s Server, opts Options) (map[string]any, error)
 			ln.Close() // a port that was free a moment ago, now with nobody on it
 			return map[string]any{"url": url}, nil
 		}
-		srv := &http.Server{Handler: r.httpHandler(s), ReadHeaderTimeout: 30 * time.Second, ErrorLog: discardLog()}
+		srv := &http.Server{Handler: r.httpHandler(s), ReadHeaderTimeout: r.readTimeout, IdleTimeout: 6 * r.readTimeout,
+			MaxHeaderBytes: MaxHeaderBytes, ErrorLog: discardLog()}
 		// The same server on a socket, for a client with a network of
 		// its own: a bridge in its network forwards the port here.
 		sock := filepath.Join(opts.Dir, fmt.Sprintf("h%d.sock", i))
@@ -213,7 +252,7 @@ func (r *Rig) startServer(i int, s Server, opts Options) (map[string]any, error)
 			ln.Close()
 			return nil, err
 		}
-		if err := os.Chmod(sock, 0o666); err != nil {
+		if err := opts.Owner.own(sock, 0o700); err != nil {
 			ln.Close()
 			uln.Close()
 			return nil, err
@@ -221,9 +260,11 @@ func (r *Rig) startServer(i int, s Server, opts Options) (map[string]any, error)
 		r.bridges = append(r.bridges, BridgePair{Addr: ln.Addr().String(), Socket: sock})
 		r.closers = append(r.closers, ln, uln)
 		r.shutdown = append(r.shutdown, func() { srv.Close() })
+		// The port and the socket share one bound on connections.
+		slots := make(chan struct{}, MaxHTTPConns)
 		r.wg.Add(2)
-		go func() { defer r.wg.Done(); srv.Serve(ln) }()
-		go func() { defer r.wg.Done(); srv.Serve(uln) }()
+		go func() { defer r.wg.Done(); srv.Serve(&limitListener{ln, slots, r.ctx.Done()}) }()
+		go func() { defer r.wg.Done(); srv.Serve(&limitListener{uln, slots, r.ctx.Done()}) }()
 		return map[string]any{"url": url}, nil
 	case s.Stdio != nil:
 		if len(opts.Relay) == 0 {
@@ -239,12 +280,16 @@ func (r *Rig) startServer(i int, s Server, opts Options) (map[string]any, error)
 			return nil, err
 		}
 		r.closers = append(r.closers, ln)
-		// The client may run as another user (a sandbox's).
-		if err := os.Chmod(sock, 0o666); err != nil {
+		// The client may run as another user (a sandbox's): the socket
+		// is its, and no one else's.
+		if err := opts.Owner.own(sock, 0o700); err != nil {
 			return nil, err
 		}
 		r.wg.Add(1)
-		go func() { defer r.wg.Done(); r.acceptStdio(s, ln) }()
+		go func() {
+			defer r.wg.Done()
+			r.acceptStdio(s, &limitListener{ln, make(chan struct{}, MaxStdioConns), r.ctx.Done()})
+		}()
 		args := append(append([]string{}, opts.Relay[1:]...), sock)
 		return map[string]any{"command": opts.Relay[0], "args": args}, nil
 	}
@@ -266,11 +311,23 @@ func (r *Rig) Bridges() []BridgePair { return append([]BridgePair(nil), r.bridge
 // Config is the configuration file's content: every server, in order.
 func (r *Rig) Config() []byte { return append([]byte(nil), r.config...) }
 
-// Events returns what the rig saw so far, in order.
+// Events returns what the rig saw so far, in order; for each server whose
+// record was full, a last event (KindNotKept) says how much was counted
+// and not kept.
 func (r *Rig) Events() []Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]Event(nil), r.events...)
+	out := append([]Event(nil), r.events...)
+	for _, e := range r.events {
+		if t := r.tallies[e.Server]; t != nil && t.lostEvents > 0 && !t.summed {
+			t.summed = true
+			out = append(out, Event{At: time.Since(r.start), Server: e.Server, Kind: KindNotKept, Text: t.lost()})
+		}
+	}
+	for _, t := range r.tallies {
+		t.summed = false
+	}
+	return out
 }
 
 // Since is the time since the rig started, on the clock of its events.
@@ -307,27 +364,89 @@ func (r *Rig) Close() error {
 }
 
 func (r *Rig) record(e Event) {
-	if r.keep(&e) && r.onEvent != nil {
+	kept, note := r.keep(&e)
+	if r.onEvent == nil {
+		return
+	}
+	if note != nil {
+		r.onEvent(*note)
+	}
+	if kept {
 		r.onEvent(e)
 	}
 }
 
-// keep stamps and stores an event, and reports whether it was kept.
-func (r *Rig) keep(e *Event) bool {
+// tally is what a server's record kept, and what it counted but did not
+// keep.
+type tally struct {
+	bytes, data, structural int // kept
+	lostEvents, lostBytes   int
+	summed                  bool // Events added its summary this time
+}
+
+func (t *tally) lost() string {
+	return fmt.Sprintf("%d more events (%d bytes) not kept: the record of a server keeps at most %d messages and %d MiB, and of a rig %d messages and %d MiB",
+		t.lostEvents, t.lostBytes, MaxEventsPerServer, MaxKeptPerServer>>20, MaxEvents, MaxKept>>20)
+}
+
+// structural reports whether an event says how a connection went rather
+// than what it carried: such events have room of their own in the record
+// (as many again), so that a flood of messages cannot hide that a server
+// ended.
+func structural(k Kind) bool {
+	switch k {
+	case KindSend, KindReply, KindPost, KindAnswer:
+		return false
+	}
+	return true
+}
+
+// keep stamps and stores an event, and reports whether it was kept: an
+// event past the record's caps is counted, not kept. The first one a
+// server loses comes back as a note to show.
+func (r *Rig) keep(e *Event) (bool, *Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e.At = time.Since(r.start)
 	if len(e.Text) > r.maxLine {
-		e.Text = e.Text[:r.maxLine] + fmt.Sprintf("... [%d bytes in all]", len(e.Text))
+		e.Text = e.Text[:r.maxLine] + fmt.Sprintf("... [%d more bytes not kept]", len(e.Text)-r.maxLine)
 	}
-	if r.kept += len(e.Text); r.kept > maxKept {
-		e.Text = "[not kept: the record is full]"
+	size := len(e.Text)
+	for k, vs := range e.Header {
+		for _, v := range vs {
+			size += len(k) + len(v)
+		}
 	}
-	if len(r.events) >= maxEvents {
-		return false
+	t := r.tallies[e.Server]
+	if t == nil {
+		t = &tally{}
+		r.tallies[e.Server] = t
 	}
+	var full bool
+	if structural(e.Kind) {
+		full = t.structural >= MaxEventsPerServer || r.structural >= MaxEvents || len(e.Text) > 4096
+	} else {
+		full = t.data >= MaxEventsPerServer || r.data >= MaxEvents || t.bytes+size > MaxKeptPerServer || r.kept+size > MaxKept
+	}
+	if full {
+		t.lostEvents++
+		t.lostBytes += size
+		if t.lostEvents == 1 {
+			return false, &Event{At: e.At, Server: e.Server, Conn: e.Conn, Kind: KindNotKept, Text: "the record of this server is full: later events are counted, not kept"}
+		}
+		return false, nil
+	}
+	if structural(e.Kind) {
+		t.structural++
+		r.structural++
+	} else {
+		t.data++
+		r.data++
+	}
+	t.bytes += size
+	r.kept += size
 	r.events = append(r.events, *e)
-	return true
+	return true, nil
 }
 
 func (r *Rig) nextConn(alias string) int {

@@ -1,0 +1,74 @@
+package rig
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// relayMark is a mark in the lab's data: its last byte is '0' in the lab
+// as built, and '1' in a copy made by CopyRelayOnly. The bytes are spelt
+// out so that they live in the binary's data once, and nowhere else.
+var relayMark = [...]byte{
+	'm', 'c', 'p', 'l', 'a', 'b', ' ', 'r', 'e', 'l', 'a', 'y', '-', 'o', 'n', 'l', 'y',
+	' ', 'm', 'a', 'r', 'k', ' ', 'v', '1', ':', '0',
+}
+
+// RelayOnly reports whether this program is a copy made by CopyRelayOnly:
+// such a copy must run `relay` and nothing else.
+func RelayOnly() bool { return readMark() == '1' }
+
+//go:noinline
+func readMark() byte { return relayMark[len(relayMark)-1] }
+
+// RelayOnlyRefusal is what a relay-only copy says to any command but
+// relay.
+const RelayOnlyRefusal = "this copy of the lab is the relay that joins a client under test to the servers the grader plays for it; it runs only \"relay\" (the grader starts it). A client has to be your own program: start it from your run script, not through this copy"
+
+// maxProgram bounds the size of a program CopyRelayOnly copies.
+const maxProgram = 512 << 20
+
+// CopyRelayOnly copies the lab binary from to a new file to (which must
+// not exist) with mode perm, marked so that the copy runs only `relay`
+// (see RelayOnly). Give it perm 0o111, owned by root, and a sandboxed
+// client can run the copy but neither read nor change it.
+func CopyRelayOnly(from, to string, perm os.FileMode) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return fmt.Errorf("reading the lab binary: %w", err)
+	}
+	defer src.Close()
+	data, err := io.ReadAll(io.LimitReader(src, maxProgram+1))
+	if err != nil {
+		return fmt.Errorf("reading the lab binary %s: %w", from, err)
+	}
+	if len(data) > maxProgram {
+		return fmt.Errorf("the lab binary %s is larger than %d MiB", from, maxProgram>>20)
+	}
+	mark := append([]byte(nil), relayMark[:]...)
+	if mark[len(mark)-1] != '0' {
+		return errors.New("this lab is itself a relay-only copy: it cannot make another")
+	}
+	n := bytes.Count(data, mark)
+	if n != 1 {
+		return fmt.Errorf("the lab binary %s holds its relay-only mark %d times, want once: is it a lab binary?", from, n)
+	}
+	data[bytes.Index(data, mark)+len(mark)-1] = '1'
+	dst, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o700)
+	if err != nil {
+		return fmt.Errorf("writing the relay copy: %w", err)
+	}
+	if _, err := dst.Write(data); err != nil {
+		dst.Close()
+		return fmt.Errorf("writing the relay copy %s: %w", to, err)
+	}
+	if err := dst.Close(); err != nil {
+		return fmt.Errorf("writing the relay copy %s: %w", to, err)
+	}
+	if err := os.Chmod(to, perm); err != nil {
+		return fmt.Errorf("writing the relay copy %s: %w", to, err)
+	}
+	return nil
+}
