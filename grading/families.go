@@ -23,6 +23,7 @@ func families() []family {
 		{checks: []string{checkSplitMessage, checkManyPerChunk}, scenario: judgeFraming},
 		{scenario: judgeExpected},
 		{scenario: judgeOrders},
+		{scenario: judgeAnswerTests},
 		{checks: []string{checkIDsExact}, scenario: judgeIDs},
 		{checks: []string{checkAnswersOnce, checkSilent}, scenario: judgeOnce},
 		{checks: []string{checkExitOnEOF}, scenario: judgeExit},

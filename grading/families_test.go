@@ -61,7 +61,7 @@ func TestNoIDAnswers(t *testing.T) {
 func TestFamiliesFollowTheCatalogue(t *testing.T) {
 	all, _ := judges([]Check{{ID: checkSplitMessage}, {ID: checkIDsExact}, {ID: checkStderrLogs}, {ID: "tools.list"}})
 	few, grade := judges([]Check{{ID: "tools.list"}})
-	if len(all) != 4 || len(few) != 2 || len(grade) != 0 {
+	if len(all) != 5 || len(few) != 3 || len(grade) != 0 {
 		t.Errorf("%d judges for framing, ids and tagged checks, %d for tagged checks alone (and %d for the whole run)", len(all), len(few), len(grade))
 	}
 	for _, id := range []string{checkSplitMessage, checkManyPerChunk, checkIDsExact, checkAnswersOnce, checkSilent, checkMessagesOnly, checkStderrLogs, checkExitOnEOF} {

@@ -173,6 +173,9 @@ func LoadLesson(number int, dir fs.FS) (*Lesson, error) {
 		if _, err := readLines(sc); err != nil {
 			return nil, fmt.Errorf("lesson %d: %w", number, err)
 		}
+		if err := validateAnswerTests(sc, tagErr); err != nil {
+			return nil, fmt.Errorf("lesson %d: %w", number, err)
+		}
 		l.Scenarios = append(l.Scenarios, sc)
 	}
 	if len(l.Scenarios) == 0 {

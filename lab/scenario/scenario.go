@@ -65,6 +65,8 @@ type Scenario struct {
 	Steps  []Step
 	Expect []Expectation
 	Orders []Order
+	// Tests look inside one answer, member by member (see AnswerTest).
+	Tests []AnswerTest
 }
 
 // StepKind says what a step does.
@@ -118,6 +120,26 @@ type Order struct {
 	Checks      []string
 	First, Then json.RawMessage
 	Line        int
+}
+
+// AnswerTest is an expect line that looks inside the answer to one id:
+//
+//	methods.unknown   answer 7 error.message contains "tickets/get"
+//	tools.list        answer 1 result.ttlMs present
+//
+// After "answer" come the id, a path and a test, as in a client scenario's
+// answer lines (grading parses and applies them): PATH is members joined by
+// dots, [k=v] picks an array element by a member, [N] by its place; the test
+// is =, !=, present, absent, prefix, suffix or contains, with a JSON value
+// where it takes one.
+type AnswerTest struct {
+	Checks []string
+	// ID is the id of the request whose answer is tested.
+	ID json.RawMessage
+	// Spec is what follows the id: the path, the test and its value.
+	Spec string
+	Text string
+	Line int
 }
 
 // ParseFile reads and parses one scenario file.
@@ -308,6 +330,18 @@ func (sc *Scenario) parseExpect(f *txtarFile) error {
 		}
 		if partial {
 			return fmt.Errorf("line %d: \"partial\" must be followed by an answer object", n)
+		}
+		if after, ok := strings.CutPrefix(rest, "answer "); ok {
+			idText, spec, _ := strings.Cut(strings.TrimSpace(after), " ")
+			id, err := parseID(idText)
+			if err != nil {
+				return fmt.Errorf("line %d: %w", n, err)
+			}
+			if strings.TrimSpace(spec) == "" {
+				return fmt.Errorf("line %d: want \"answer ID PATH TEST [VALUE]\" after the check ids", n)
+			}
+			sc.Tests = append(sc.Tests, AnswerTest{Checks: checks, ID: id, Spec: strings.TrimSpace(spec), Text: trimmed, Line: n})
+			continue
 		}
 		f := strings.Fields(rest)
 		if len(f) != 3 || f[1] != "before" {
