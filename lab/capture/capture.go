@@ -84,8 +84,13 @@ type Session struct {
 
 // Run starts the server with starter, sends each non-blank line of input,
 // waiting after each request for its answer, then closes stdin and waits
-// for the server to exit. It returns an error only when the server cannot
-// be started; a server that misbehaves is recorded as it is.
+// for the server to exit. At each deadline it ends the server's whole
+// process group, and it stops waiting for output that something the
+// server started still holds open (a daemon that left the group): the
+// read ends are closed. It returns an error when the server cannot be
+// started, or when ctx ends (the server is then ended, and the session
+// returned holds what was recorded until then); a server that misbehaves
+// is recorded as it is.
 func Run(ctx context.Context, starter client.Starter, input []byte, opts Options) (*Session, error) {
 	if opts.Wait <= 0 {
 		opts.Wait = 5 * time.Second
@@ -105,12 +110,17 @@ func Run(ctx context.Context, starter client.Starter, input []byte, opts Options
 
 	s := &Session{}
 	for _, line := range bytes.Split(input, []byte("\n")) {
+		if ctx.Err() != nil {
+			break
+		}
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		rec.add(Client, line)
-		if err := writeWithin(p, append(bytes.Clone(line), '\n'), opts.Wait); err != nil {
+		if err := writeWithin(p, append(bytes.Clone(line), '\n'), opts.Wait); err != nil && ctx.Err() != nil {
+			break // interrupted: the server has been ended
+		} else if err != nil {
 			rec.note(fmt.Sprintf("writing to the server's stdin failed: %v", err))
 			s.Missing = append(s.Missing, "the rest of the input: "+err.Error())
 			break
@@ -119,7 +129,7 @@ func Run(ctx context.Context, starter client.Starter, input []byte, opts Options
 		if !ok {
 			continue // a notification: nothing comes back
 		}
-		if !rec.await(ctx, want, opts.Wait) {
+		if !rec.await(ctx, want, opts.Wait) && ctx.Err() == nil {
 			s.Missing = append(s.Missing, fmt.Sprintf("no answer to %s within %s", want.describe(), opts.Wait))
 			rec.note(s.Missing[len(s.Missing)-1])
 		}
@@ -132,24 +142,57 @@ func Run(ctx context.Context, starter client.Starter, input []byte, opts Options
 	rec.note("stdin closed")
 	done := make(chan client.Exit, 1)
 	go func() { done <- p.Wait() }()
+	deadline := time.NewTimer(opts.Wait)
+	defer deadline.Stop()
 	select {
 	case s.Exit = <-done:
-	case <-time.After(opts.Wait):
+	case <-deadline.C:
 		p.Kill()
 		s.Exit = <-done
-		rec.note(fmt.Sprintf("the server had not exited %s after stdin closed, so it was killed", opts.Wait))
+		rec.note(fmt.Sprintf("the server had not exited %s after stdin closed, so it and its process group were killed", opts.Wait))
+	case <-ctx.Done():
+		p.Kill()
+		s.Exit = <-done
+		rec.note("the recording was interrupted, so the server and its process group were killed")
 	}
-	outputDone := make(chan struct{})
-	go func() { readers.Wait(); close(outputDone) }()
-	select {
-	case <-outputDone:
-	case <-time.After(opts.Wait):
-		p.Kill() // something the server started still holds its output
-		<-outputDone
-	}
+	drainOutput(ctx, p, rec, &readers, opts.Wait)
 	rec.note("server " + s.Exit.String())
 	s.Records = rec.records()
+	if err := ctx.Err(); err != nil {
+		return s, fmt.Errorf("the recording was interrupted: %w", err)
+	}
 	return s, nil
+}
+
+// drainOutput waits for the readers to reach the end of the server's
+// output. Past wait (or once ctx ends), something the server started still
+// holds the pipes open: the process group is killed and the read ends are
+// closed, so a daemon that left the group cannot keep the recorder
+// waiting. A Process that cannot close its output early is given one more
+// wait, then left behind.
+func drainOutput(ctx context.Context, p client.Process, rec *recorder, readers *sync.WaitGroup, wait time.Duration) {
+	outputDone := make(chan struct{})
+	go func() { readers.Wait(); close(outputDone) }()
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-outputDone:
+		return
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	p.Kill()
+	if oc, ok := p.(interface{ CloseOutput() }); ok {
+		oc.CloseOutput()
+	}
+	t.Reset(wait)
+	select {
+	case <-outputDone:
+		rec.note(fmt.Sprintf("something the server started still held its output open %s after it ended; "+
+			"the recorder killed the server's process group and stopped reading", wait))
+	case <-t.C:
+		rec.note(fmt.Sprintf("the server's output was still open %s after the recorder stopped reading; it gave up on it", wait))
+	}
 }
 
 // writeWithin writes b to the server's stdin, giving up after wait: a

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcplab/mcplab/internal/textesc"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -66,12 +67,16 @@ func LooksLikeSession(data []byte) bool {
 
 // WriteMarkdown writes the session for people: the exchange in order, each
 // message pretty-printed under who sent it and when, then the server's log.
+// Control characters and invisible reordering characters in anything the
+// server, the command line or a file name put there are shown as escapes
+// (ESC as \x1b, see textesc), so the file does nothing to the terminal or
+// viewer that shows it.
 func (s *Session) WriteMarkdown(w io.Writer, title string) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# %s\n\n", title)
-	fmt.Fprintf(bw, "Recorded with `lab capture`: the server `%s` was sent the lines of `%s` one at a time; "+
+	fmt.Fprintf(bw, "# %s\n\n", textesc.Markdown(title))
+	fmt.Fprintf(bw, "Recorded with `lab capture`: the server %s was sent the lines of %s one at a time; "+
 		"after each request the recorder waited for its answer. Times are milliseconds since the server started.\n\n",
-		strings.Join(s.Command, " "), s.Input)
+		codeSpan(strings.Join(s.Command, " ")), codeSpan(s.Input))
 	for _, r := range s.Records {
 		switch r.From {
 		case Client:
@@ -81,14 +86,14 @@ func (s *Session) WriteMarkdown(w io.Writer, title string) error {
 			fmt.Fprintf(bw, "**server → client** at %.1f ms\n\n", r.Ms)
 			writeLine(bw, r)
 		case Lab:
-			fmt.Fprintf(bw, "*%s* at %.1f ms\n\n", r.Line(), r.Ms)
+			fmt.Fprintf(bw, "*%s* at %.1f ms\n\n", textesc.Markdown(r.Line()), r.Ms)
 		}
 	}
 	fmt.Fprintf(bw, "## What the server logged on stderr\n\n")
 	var log []string
 	for _, r := range s.Records {
 		if r.From == Stderr {
-			log = append(log, fmt.Sprintf("%8.1f ms  %s", r.Ms, r.Line()))
+			log = append(log, fmt.Sprintf("%8.1f ms  %s", r.Ms, fenced(r.Line())))
 		}
 	}
 	if len(log) == 0 {
@@ -99,7 +104,7 @@ func (s *Session) WriteMarkdown(w io.Writer, title string) error {
 	if len(s.Missing) > 0 {
 		fmt.Fprintf(bw, "\n## Answers that never came\n\n")
 		for _, m := range s.Missing {
-			fmt.Fprintf(bw, "- %s\n", m)
+			fmt.Fprintf(bw, "- %s\n", textesc.Markdown(m))
 		}
 	}
 	if err := bw.Flush(); err != nil {
@@ -114,9 +119,37 @@ func writeLine(w io.Writer, r Record) {
 	if r.Message != nil {
 		var buf bytes.Buffer
 		if json.Indent(&buf, r.Message, "", "  ") == nil {
-			fmt.Fprintf(w, "```json\n%s\n```\n\n", buf.String())
+			fmt.Fprintf(w, "```json\n%s\n```\n\n", fenced(buf.String()))
 			return
 		}
 	}
-	fmt.Fprintf(w, "```\n%s\n```\n(not JSON)\n\n", r.Line())
+	fmt.Fprintf(w, "```\n%s\n```\n(not JSON)\n\n", fenced(r.Line()))
+}
+
+// fenced shows text inside a fenced code block: control characters as
+// escapes (textesc.Visible; a record's line holds no newline), and a run of
+// three backticks broken by a backslash, so the text cannot end the block
+// early.
+func fenced(s string) string {
+	return strings.ReplaceAll(textesc.Visible(s), "```", "`\\``")
+}
+
+// codeSpan shows text as inline code on one line: control characters as
+// escapes, and fenced by more backticks than the text holds in a row.
+func codeSpan(s string) string {
+	s = textesc.Line(s)
+	run, longest := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if longest > 0 {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
 }

@@ -1,0 +1,171 @@
+package capture
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// WriteNew writes data to the file at path the way the grader writes its
+// results: never through a link. The data goes to a new file of a
+// temporary name in the same folder (created with O_EXCL and O_NOFOLLOW,
+// so nothing planted there is opened), which is then renamed over path.
+// It refuses, before writing anything:
+//   - a folder, or any folder above it, that users other than its owner may
+//     write to, unless it is sticky as /tmp is (there no one may rename or
+//     delete what another user made);
+//   - a path that is a symbolic link, not a regular file, or a file of
+//     another user.
+//
+// Every name is resolved inside the folder (see os.Root), so a link
+// swapped in for the folder's entries is never followed.
+func WriteNew(path string, data []byte) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	dir, name := filepath.Split(abs)
+	if err := safeFolders(dir); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer root.Close()
+	if err := checkEntry(root, name, path); err != nil {
+		return err
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	tmp := "." + name + ".tmp-" + hex.EncodeToString(b[:])
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	_, err = f.Write(data)
+	if err = errors.Join(err, f.Close()); err == nil {
+		// Checked again just before the rename: a link that appeared since
+		// is refused, not replaced.
+		if info, lerr := root.Lstat(name); lerr == nil {
+			if why := notReplaceable(info); why != "" {
+				err = fmt.Errorf("%s appeared while lab capture wrote it and %s", path, why)
+			}
+		}
+	}
+	if err == nil {
+		err = root.Rename(tmp, name)
+	}
+	if err != nil {
+		_ = root.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// CheckNew says whether WriteNew would write path, without writing
+// anything: lab capture asks before it starts the server, so that a
+// refusal does not come after a whole session.
+func CheckNew(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	dir, name := filepath.Split(abs)
+	if err := safeFolders(dir); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer root.Close()
+	return checkEntry(root, name, path)
+}
+
+// checkEntry refuses an existing entry name of root that WriteNew must not
+// replace.
+func checkEntry(root *os.Root, name, path string) error {
+	info, err := root.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if why := notReplaceable(info); why != "" {
+		return fmt.Errorf("%s already exists and %s; lab capture replaces only a regular file of its own user: "+
+			"remove it or name another OUT", path, why)
+	}
+	return nil
+}
+
+// notReplaceable says why an existing entry must not be replaced, or ""
+// when it is a regular file of the lab's own user.
+func notReplaceable(info fs.FileInfo) string {
+	switch {
+	case info.Mode()&fs.ModeSymlink != 0:
+		return "is a symbolic link"
+	case !info.Mode().IsRegular():
+		return "is " + KindOf(info.Mode())
+	case owner(info) != os.Geteuid():
+		return fmt.Sprintf("belongs to uid %d, not to the user lab capture runs as", owner(info))
+	}
+	return ""
+}
+
+// safeFolders checks dir and every folder above it: no user but its owner
+// may write to it, unless it is sticky.
+func safeFolders(dir string) error {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return err
+	}
+	for p := real; ; p = filepath.Dir(p) {
+		info, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		if info.Mode().Perm()&0o022 != 0 && info.Mode()&fs.ModeSticky == 0 {
+			return fmt.Errorf("other users may write to the folder %s (mode %04o, not sticky), and could swap the file "+
+				"for a link; write into a folder only you can write to", p, info.Mode().Perm())
+		}
+		if p == filepath.Dir(p) {
+			return nil
+		}
+	}
+}
+
+func owner(info fs.FileInfo) int {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return int(st.Uid)
+	}
+	return -1
+}
+
+// KindOf names what a file that is not a regular file is, for a message:
+// "a folder", "a named pipe (FIFO)", "a device", "a socket".
+func KindOf(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m.IsRegular():
+		return "a regular file"
+	}
+	return "not a regular file"
+}

@@ -1,0 +1,144 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"syscall"
+)
+
+// Orphans hands the lab the processes its servers leave behind. Made with
+// AdoptOrphans, the lab is a child subreaper (PR_SET_CHILD_SUBREAPER): a
+// process whose parent ends while it runs, such as a daemon a server
+// started with setsid and so outside the group Kill ends, becomes the
+// lab's child instead of init's, and KillAll can end it. It holds for the
+// whole lab process, so only a command that is the whole process (lab
+// grade, lab capture) may use it.
+type Orphans struct {
+	self int
+}
+
+// AdoptOrphans makes the lab process a child subreaper.
+func AdoptOrphans() (*Orphans, error) {
+	if err := prctl(prSetChildSubreaper, 1); err != nil {
+		return nil, fmt.Errorf("becoming the subreaper of the servers' processes: %w", err)
+	}
+	return &Orphans{self: os.Getpid()}, nil
+}
+
+// prSetChildSubreaper is PR_SET_CHILD_SUBREAPER, which package syscall
+// does not name.
+const prSetChildSubreaper = 36
+
+// maxOrphanRounds bounds KillAll's rounds: each ends the lab's children of
+// the moment, whose own children are handed to the lab in turn.
+const maxOrphanRounds = 64
+
+// KillAll kills and reaps every child of the lab process, round after
+// round, until none is left (a killed daemon's children are handed to
+// the lab in turn), ctx ends or maxOrphanRounds have passed. It returns
+// how many were still running (those that had already exited are only
+// reaped). Call it only once the lab has waited for every
+// process it started itself: those are its children too.
+func (o *Orphans) KillAll(ctx context.Context) (int, error) {
+	ended := 0
+	for round := 0; round < maxOrphanRounds; round++ {
+		kids, running, err := childrenOf(o.self)
+		if err != nil || len(kids) == 0 {
+			return ended, err
+		}
+		for _, pid := range kids {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		reaped := make(chan struct{})
+		go func() {
+			defer close(reaped)
+			for _, pid := range kids {
+				var ws syscall.WaitStatus
+				for {
+					_, err := syscall.Wait4(pid, &ws, 0, nil)
+					if err != syscall.EINTR {
+						break
+					}
+				}
+			}
+		}()
+		select {
+		case <-reaped:
+		case <-ctx.Done():
+			return ended, fmt.Errorf("ending the processes the servers left running: %w", ctx.Err())
+		}
+		ended += running
+	}
+	return ended, fmt.Errorf("the servers' processes were still starting new ones after %d rounds of killing them", maxOrphanRounds)
+}
+
+// Close stops the lab being a subreaper.
+func (o *Orphans) Close() error {
+	if err := prctl(prSetChildSubreaper, 0); err != nil {
+		return fmt.Errorf("no longer the subreaper of the servers' processes: %w", err)
+	}
+	return nil
+}
+
+func prctl(option, arg uintptr) error {
+	if _, _, errno := syscall.RawSyscall6(syscall.SYS_PRCTL, option, arg, 0, 0, 0, 0); errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// childrenOf lists the processes whose parent is pid, from /proc, and
+// counts those not yet exited (not zombies).
+func childrenOf(pid int) (kids []int, running int, err error) {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing processes: %w", err)
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing processes: %w", err)
+	}
+	for _, name := range names {
+		p, err := strconv.Atoi(name)
+		if err != nil || p == pid {
+			continue
+		}
+		if ppid, state := parentOf(p); ppid == pid {
+			kids = append(kids, p)
+			if state != "Z" {
+				running++
+			}
+		}
+	}
+	return kids, running, nil
+}
+
+// parentOf reads the parent and state of pid from /proc/PID/stat (at most
+// 4 KiB), or -1 when it cannot be read (the process has gone).
+func parentOf(pid int) (ppid int, state string) {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return -1, ""
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(io.LimitReader(f, 4096))
+	// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return -1, ""
+	}
+	fields := bytes.Fields(b[i+1:])
+	if len(fields) < 2 {
+		return -1, ""
+	}
+	ppid, err = strconv.Atoi(string(fields[1]))
+	if err != nil {
+		return -1, ""
+	}
+	return ppid, string(fields[0])
+}
