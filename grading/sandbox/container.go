@@ -217,6 +217,9 @@ func (cs *containerStarter) Start(ctx context.Context) (labclient.Process, error
 			},
 			HostConfigModifier: func(hc *container.HostConfig) {
 				hc.NetworkMode = "none"
+				// System V IPC of its own, whatever the engine's default:
+				// no segment of another job in sight, none left after it.
+				hc.IpcMode = "private"
 				hc.Mounts = mounts
 				hc.Tmpfs = map[string]string{"/tmp": "rw,noexec,nosuid,nodev,size=64m"}
 				hc.ReadonlyRootfs = true

@@ -34,11 +34,13 @@ if sys.argv[1] == "write":
     ctypes.memmove(addr, b"secret of the writer\0", 21)
     q = libc.msgget(key, IPC_CREAT | 0o666)
     s = libc.semget(key, 1, IPC_CREAT | 0o666)
-    wrote = "no /run/lock"
-    if os.path.isdir("/run/lock"):
+    wrote = "no lock"
+    try:
         with open("/run/lock/mcplab-test-%d" % key, "w") as f:
             f.write("x")
         wrote = "lock"
+    except OSError:
+        pass
     print("made", shm >= 0, q >= 0, s >= 0, wrote)
 else:
     shm = libc.shmget(key, 0, 0)
@@ -360,5 +362,29 @@ echo x > %q/sock && echo "rig writable"`, marker.Name(), other, rig))
 	}
 	if data, err := os.ReadFile(filepath.Join(rig, "sock")); err != nil || string(data) != "x\n" {
 		t.Errorf("the rig folder was not the host's: %q, %v", data, err)
+	}
+}
+
+// The container sandbox gives each job a System V IPC of its own too.
+func TestContainerIPCIsolation(t *testing.T) {
+	t.Parallel()
+	c := needEngine(t)
+	key := 0x6d650000 + os.Getpid()%0x1000
+	w := shSpec(t, c, 6, fmt.Sprintf(`python3 sysv.py write %d && read line`, key))
+	writeScript(t, w)
+	p, err := c.Starter(w).Start(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { p.Kill(); p.Wait() }()
+	go func() { _, _ = io.Copy(io.Discard, p.Stderr()) }()
+	line, err := bufio.NewReader(p.Stdout()).ReadString('\n')
+	if !strings.HasPrefix(line, "made True True True ") {
+		t.Fatalf("the writer said %q (%v)", line, err)
+	}
+	rd := shSpec(t, c, 7, fmt.Sprintf(`exec python3 sysv.py read %d`, key))
+	writeScript(t, rd)
+	if r := run(t, c.Starter(rd), ""); r.stdout != "none\n" {
+		t.Errorf("the reader, in another container while the writer runs: stdout %q (stderr %q), want none", r.stdout, r.stderr)
 	}
 }
