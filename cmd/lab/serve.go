@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
-	"net/http"
 	"strings"
 	"time"
 
 	"github.com/mcplab/mcplab/internal/servers"
+	"github.com/mcplab/mcplab/lab/mcphttp"
 	"github.com/mcplab/mcplab/lab/wire"
 	"github.com/mcplab/mcplab/lessons"
 )
@@ -106,7 +106,10 @@ func serveHTTP(ctx context.Context, e *env, srv servers.Server, addr string, opt
 	if ip := net.ParseIP(hostOf(ln.Addr().String())); ip == nil || !ip.IsLoopback() {
 		fmt.Fprintf(e.stderr, "%s: warning: %s is reachable from other machines, and the server has no authentication\n", srv.Name, ln.Addr())
 	}
-	hs := &http.Server{Handler: srv.HTTP(e.stderr, opts), ReadHeaderTimeout: 10 * time.Second}
+	// Headers, bodies (in the handler) and connections are bounded, so
+	// stalled or broken uploads cost bounded memory.
+	hs := mcphttp.NewServer(srv.HTTP(e.stderr, opts))
+	ln = mcphttp.LimitListener(ln, 0)
 	fmt.Fprintf(e.stderr, "%s: listening on http://%s%s (MCP 2026-07-28, Streamable HTTP)\n", srv.Name, ln.Addr(), srv.Path)
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()

@@ -13,12 +13,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
 	"mime"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/mcplab/mcplab/lab/mcp"
 	"github.com/mcplab/mcplab/lab/mcpserver"
@@ -34,10 +34,26 @@ type Handler struct {
 	// rather than one JSON object. Nil means none are. Only an event stream
 	// can carry a tool's notifications.
 	EventStream func(method string) bool
-	// MaxBody bounds a request's body; 0 means wire.DefaultMaxLine.
+	// MaxBody bounds a request's body when Bodies is nil; 0 means
+	// DefaultMaxBody.
 	MaxBody int64
+	// Bodies reads the request bodies within its limits; nil means the
+	// handler's own, with the default Limits (and MaxBody).
+	Bodies *Bodies
 	// Log receives one line per refused request; nil means none.
 	Log func(format string, args ...any)
+
+	once   sync.Once
+	bodies *Bodies
+}
+
+// reader returns the Bodies that reads h's requests.
+func (h *Handler) reader() *Bodies {
+	if h.Bodies != nil {
+		return h.Bodies
+	}
+	h.once.Do(func() { h.bodies = NewBodies(Limits{MaxBody: h.MaxBody}, nil) })
+	return h.bodies
 }
 
 func (h *Handler) logf(format string, args ...any) {
@@ -49,32 +65,29 @@ func (h *Handler) logf(format string, args ...any) {
 // ServeHTTP answers one POST.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
+		Abandon(w, r)
 		w.Header().Set("Allow", http.MethodPost)
 		http.Error(w, "this MCP endpoint takes POST only; revision 2026-07-28 has no GET stream and no sessions", http.StatusMethodNotAllowed)
 		return
 	}
 	if origin := r.Header.Get("Origin"); origin != "" && !loopbackOrigin(origin) {
 		h.logf("refused a POST from origin %q", origin)
+		Abandon(w, r)
 		writeError(w, http.StatusForbidden, nil, wire.Errorf(wire.CodeInvalidRequest, "Forbidden: origin %q may not use this local server", origin))
 		return
 	}
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+		Abandon(w, r)
 		writeError(w, http.StatusUnsupportedMediaType, nil, wire.Errorf(wire.CodeInvalidRequest, "Invalid Request: the body must be sent as Content-Type: application/json"))
 		return
 	}
-	limit := h.MaxBody
-	if limit <= 0 {
-		limit = wire.DefaultMaxLine
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
-	if err != nil {
-		h.logf("reading a body: %v", err)
+	body, release, berr := h.reader().Read(w, r)
+	if berr != nil {
+		h.logf("refused a body: %v", berr)
+		berr.Write(w)
 		return
 	}
-	if int64(len(body)) > limit {
-		writeError(w, http.StatusRequestEntityTooLarge, nil, wire.Errorf(wire.CodeInvalidRequest, "Invalid Request: the body is longer than %d bytes", limit))
-		return
-	}
+	defer release()
 	body = bytes.TrimSpace(body)
 	msg, problem := wire.ParseRequest(body)
 	if problem != nil {
