@@ -45,7 +45,7 @@ func gradeCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	opts := grading.Options{
 		Lesson:    *lesson,
-		Starter:   client.Command{Path: command[0], Args: command[1:]},
+		Starter:   client.Command{Path: command[0], Args: command[1:], EndGroup: true},
 		TimeScale: *scale,
 		Sweep:     *sweep,
 		Seed:      *seed,
@@ -56,7 +56,12 @@ func gradeCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if *verbose {
 		opts.OnEvent = func(sc string, ev client.Event) { fmt.Fprintf(e.stderr, "[%s] %s\n", sc, ev.Line(true)) }
 	}
+	// No sandbox here: each run's process group is ended when the server
+	// ends (EndGroup), and on Linux the lab adopts the daemons that left
+	// the group and ends them once grading is done.
+	endOrphans := adoptOrphans(e, e.stderr, "lab grade")
 	res, err := grading.Grade(ctx, opts)
+	endOrphans()
 	if err != nil {
 		return exitCannot, err
 	}

@@ -54,6 +54,10 @@ type env struct {
 	getenv         func(string) string
 	// isTerminal reports whether stdout is a terminal (for colour).
 	isTerminal bool
+	// wholeProcess is set when the command is the whole lab process (not a
+	// test calling dispatch): only then may it change what holds for the
+	// process, such as becoming the subreaper of its servers' orphans.
+	wholeProcess bool
 }
 
 type command struct {
@@ -82,7 +86,7 @@ func commands() []command {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, isTerminal: isTerminal(os.Stdout)}
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, isTerminal: isTerminal(os.Stdout), wholeProcess: true}
 	var code int
 	if rig.RelayOnly() {
 		code = relayOnly(ctx, e, os.Args[1:])

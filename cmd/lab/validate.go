@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -10,18 +11,26 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcplab/mcplab/internal/textesc"
+	"github.com/mcplab/mcplab/lab/capture"
 	"github.com/mcplab/mcplab/lab/schema"
 )
 
 // maxValidateFile bounds the size of a file lab validate reads.
 const maxValidateFile = 64 << 20
 
-func validateCmd(_ context.Context, e *env, args []string) (int, error) {
-	fs := newFlags("validate", "validate [flags] PATH...", e.stderr)
+// validateCmd checks wire files and sessions. It reads only regular files
+// (a FIFO or a device named, or linked to, is refused at once), each at
+// most maxValidateFile bytes, stops when ctx ends (SIGINT, SIGTERM), and
+// shows control characters in what it prints (file names, the lines'
+// errors) as escapes.
+func validateCmd(ctx context.Context, e *env, args []string) (int, error) {
+	stdout := textesc.Writer(e.stdout)
+	fs := newFlags("validate", "validate [flags] PATH...", textesc.Writer(e.stderr))
 	quiet := fs.Bool("q", false, "print only the files that fail")
 	paths, err := parseFlags(fs, args)
 	if err != nil {
-		return exitCannot, err
+		return exitCannot, escaped(err)
 	}
 	if len(paths) == 0 {
 		return exitCannot, usagef("name the wire files, recorded sessions or folders to check")
@@ -32,11 +41,14 @@ func validateCmd(_ context.Context, e *env, args []string) (int, error) {
 	}
 	files, err := validateTargets(v, paths)
 	if err != nil {
-		return exitCannot, err
+		return exitCannot, escaped(err)
 	}
 	failed := 0
 	for _, f := range files {
-		data, err := readBounded(f, maxValidateFile)
+		if ctx.Err() != nil {
+			return exitCannot, errors.New("interrupted before every file was checked")
+		}
+		data, err := capture.ReadRegular(ctx, f, maxValidateFile)
 		var r *schema.FileReport
 		if err != nil {
 			r = &schema.FileReport{Path: f, Err: err}
@@ -49,9 +61,9 @@ func validateCmd(_ context.Context, e *env, args []string) (int, error) {
 		if r.OK() && *quiet {
 			continue
 		}
-		printFileReport(e.stdout, r)
+		printFileReport(stdout, r)
 	}
-	fmt.Fprintf(e.stdout, "%d file(s) checked against the MCP %s schema, %d failed\n", len(files), "2026-07-28", failed)
+	fmt.Fprintf(stdout, "%d file(s) checked against the MCP %s schema, %d failed\n", len(files), "2026-07-28", failed)
 	if failed > 0 {
 		return exitFailed, nil
 	}
@@ -66,6 +78,9 @@ func validateTargets(v *schema.Validator, paths []string) ([]string, error) {
 		st, err := os.Stat(p)
 		if err != nil {
 			return nil, usagef("%v", err)
+		}
+		if !st.IsDir() && !st.Mode().IsRegular() {
+			return nil, usagef("%s is %s, not a regular file or a folder: name the files of messages saved on disk", p, capture.KindOf(st.Mode()))
 		}
 		if !st.IsDir() {
 			out = append(out, p)
@@ -108,32 +123,16 @@ func wantedInFolder(v *schema.Validator, path string) bool {
 	return false
 }
 
-func readBounded(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s is larger than %d MiB", path, limit>>20)
-	}
-	return b, nil
-}
-
 func printFileReport(w io.Writer, r *schema.FileReport) {
 	status := "ok  "
 	if !r.OK() {
 		status = "FAIL"
 	}
 	if r.Err != nil {
-		fmt.Fprintf(w, "%s  %s: %v\n", status, r.Path, r.Err)
+		fmt.Fprintf(w, "%s  %s: %s\n", status, textesc.Line(r.Path), textesc.Line(r.Err.Error()))
 		return
 	}
-	fmt.Fprintf(w, "%s  %s (%s, %d message(s))\n", status, r.Path, r.Kind, len(r.Lines))
+	fmt.Fprintf(w, "%s  %s (%s, %d message(s))\n", status, textesc.Line(r.Path), r.Kind, len(r.Lines))
 	for _, l := range r.Lines {
 		who := ""
 		if l.From != "" {
@@ -141,13 +140,13 @@ func printFileReport(w io.Writer, r *schema.FileReport) {
 		}
 		switch {
 		case l.Kind() == "must fail" && l.Err != nil:
-			fmt.Fprintf(w, "      line %d fails, as it should: %v\n", l.Line, l.Err)
+			fmt.Fprintf(w, "      line %d fails, as it should: %s\n", l.Line, textesc.Line(l.Err.Error()))
 		case l.Kind() == "must fail":
-			fmt.Fprintf(w, "      line %d meets %s, but this file holds mistakes: each line must fail\n", l.Line, strings.TrimPrefix(l.Def, "must fail: "))
+			fmt.Fprintf(w, "      line %d meets %s, but this file holds mistakes: each line must fail\n", l.Line, textesc.Line(strings.TrimPrefix(l.Def, "must fail: ")))
 		case l.Err != nil && l.Note != "":
-			fmt.Fprintf(w, "      line %d%s %v (%s)\n", l.Line, who, l.Err, l.Note)
+			fmt.Fprintf(w, "      line %d%s %s (%s)\n", l.Line, who, textesc.Line(l.Err.Error()), textesc.Line(l.Note))
 		case l.Err != nil:
-			fmt.Fprintf(w, "      line %d%s %v\n", l.Line, who, l.Err)
+			fmt.Fprintf(w, "      line %d%s %s\n", l.Line, who, textesc.Line(l.Err.Error()))
 		}
 	}
 }

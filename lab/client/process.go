@@ -83,6 +83,13 @@ type Command struct {
 	Dir  string
 	// Env is the environment; nil means the lab's own.
 	Env []string
+	// EndGroup, when set, ends the program's whole process group once the
+	// program has ended by itself, so nothing it left running in the
+	// group (a background "sleep &") outlives it. On Linux the group is
+	// killed while the program is still a zombie, so its id cannot have
+	// been reused; elsewhere just after it is reaped. Kill ends the group
+	// whether or not this is set.
+	EndGroup bool
 }
 
 // WithArgs returns the command with args added after its own.
@@ -134,7 +141,13 @@ func (c Command) Start(ctx context.Context) (Process, error) {
 		w.Close() // the child holds its own copies
 	}
 	go func() {
+		if c.EndGroup {
+			endGroupOnExit(cmd.Process.Pid)
+		}
 		err := cmd.Wait()
+		if c.EndGroup {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // elsewhere than Linux; ESRCH when empty
+		}
 		p.exit = exitOf(cmd.ProcessState, err)
 		close(p.done)
 	}()
@@ -163,9 +176,8 @@ func (p *localProcess) Wait() Exit {
 	return p.exit
 }
 
-// Kill ends the whole process group, then closes the read ends of the
-// output pipes so readers blocked on a grandchild that escaped the group
-// still return.
+// Kill ends the whole process group. A grandchild that left the group
+// (setsid) may still hold the output pipes: CloseOutput releases them.
 func (p *localProcess) Kill() {
 	p.killOnce.Do(func() {
 		if p.cmd.Process != nil {
