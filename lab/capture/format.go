@@ -73,7 +73,7 @@ func LooksLikeSession(data []byte) bool {
 // viewer that shows it.
 func (s *Session) WriteMarkdown(w io.Writer, title string) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# %s\n\n", textesc.Markdown(title))
+	fmt.Fprintf(bw, "# %s\n\n", textesc.Line(title))
 	fmt.Fprintf(bw, "Recorded with `lab capture`: the server %s was sent the lines of %s one at a time; "+
 		"after each request the recorder waited for its answer. Times are milliseconds since the server started.\n\n",
 		codeSpan(strings.Join(s.Command, " ")), codeSpan(s.Input))
@@ -86,7 +86,7 @@ func (s *Session) WriteMarkdown(w io.Writer, title string) error {
 			fmt.Fprintf(bw, "**server → client** at %.1f ms\n\n", r.Ms)
 			writeLine(bw, r)
 		case Lab:
-			fmt.Fprintf(bw, "*%s* at %.1f ms\n\n", textesc.Markdown(r.Line()), r.Ms)
+			fmt.Fprintf(bw, "*%s* at %.1f ms\n\n", textesc.Line(r.Line()), r.Ms)
 		}
 	}
 	fmt.Fprintf(bw, "## What the server logged on stderr\n\n")
@@ -104,7 +104,7 @@ func (s *Session) WriteMarkdown(w io.Writer, title string) error {
 	if len(s.Missing) > 0 {
 		fmt.Fprintf(bw, "\n## Answers that never came\n\n")
 		for _, m := range s.Missing {
-			fmt.Fprintf(bw, "- %s\n", textesc.Markdown(m))
+			fmt.Fprintf(bw, "- %s\n", textesc.Line(m))
 		}
 	}
 	if err := bw.Flush(); err != nil {

@@ -246,7 +246,7 @@ func TestCaptureMarkdownEscapesControls(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"# Title\\\\x1b\\[5m\n",
+		"# Title\\x1b[5m\n",
 		"the server `./srv\\x1b[31m` was sent the lines of `in\\x07.jsonl` one at a time",
 		"```\n\\x1b]0;owned\\x07 not json\n```\n(not JSON)",
 		`"t": "\u202etxt.exe"`,
