@@ -20,6 +20,7 @@ func gradeClient(ctx context.Context, lesson *Lesson, opts Options, started time
 		return nil, fmt.Errorf("lesson %d: %w", lesson.Number, err)
 	}
 	defer launch.close()
+	launch.maxOutput = opts.MaxOutput
 	dir, err := lessonFolder(lesson, opts.LessonDir)
 	if err != nil {
 		return nil, err
@@ -61,6 +62,7 @@ func gradeClient(ctx context.Context, lesson *Lesson, opts Options, started time
 	res.judge(lesson.Checks, t)
 	res.Outcome = classifyClient(runs, res)
 	res.DurationMS = time.Since(started).Milliseconds()
+	boundResult(res)
 	return res, nil
 }
 

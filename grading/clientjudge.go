@@ -333,6 +333,14 @@ func (r *clientRun) judgeNotified(e ClientExpectation) *failure {
 
 // testAnswer applies an answer test to a client's answer.
 func testAnswer(e ClientExpectation, a *clientAnswer) *failure {
+	if a.line.dropped {
+		return &failure{what: fmt.Sprintf("the answer (a line of %d bytes) came after the client's stdout had passed its cap for the scenario, so it was counted, not kept", a.line.size),
+			expected: "one short JSON object per line, and nothing else on stdout (logs go to stderr)"}
+	}
+	if a.line.cut > 0 {
+		return &failure{what: fmt.Sprintf("the answer is a line of %d bytes, longer than the %d bytes the grader keeps of a line, so it cannot be read as JSON", a.line.size, LineMax),
+			expected: "one short JSON object per line", actual: clip(a.text, 300)}
+	}
 	if a.value == nil {
 		return &failure{what: "the answer is not a JSON object", expected: "one JSON object per line", actual: clip(a.text, 300)}
 	}

@@ -1,10 +1,8 @@
 package grading
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -33,11 +31,13 @@ const (
 	teardownGrace     = 5 * time.Second
 )
 
-// clientAnswer is one line the client wrote to stdout.
+// clientAnswer is one line the client wrote to stdout, as far as it was
+// kept (see clientStream).
 type clientAnswer struct {
 	at    time.Duration
 	text  string
-	value map[string]any // nil when the line is not a JSON object
+	value map[string]any // nil when the line is not a JSON object, or was cut
+	line  streamLine
 }
 
 // clientRun is what one client scenario showed: the commands and the
@@ -50,6 +50,7 @@ type clientRun struct {
 	sent     []time.Duration // when each command was written; shorter when the run stopped early
 	answers  []*clientAnswer // by command; nil where none came
 	extra    []string        // lines beyond one per command
+	extraCut int             // more of them, past the stdout cap: counted, not kept
 	traffic  []rig.Event
 	stderr   []string
 	closedAt time.Duration // when stdin was closed; -1 if it never was
@@ -91,6 +92,10 @@ type clientLaunch struct {
 	// bridged: the client runs behind a bridge, which reports on a
 	// socket of its own what the client left running.
 	bridged bool
+
+	// maxOutput caps each of the client's streams in each scenario (see
+	// clientStream); 0 means DefaultStreamMax.
+	maxOutput int64
 }
 
 // jobUser is a Starter, such as a sandbox's, that knows the user its
@@ -252,9 +257,13 @@ func playClient(ctx context.Context, sc *ClientScenario, launch *clientLaunch, l
 	var mu sync.Mutex
 	// Events come from the rig's goroutines and the client's streams at
 	// once: one at a time, they are kept and shown in the same order.
+	kept := newEventCap()
 	emit := func(ev Event) {
 		mu.Lock()
 		defer mu.Unlock()
+		if !kept.take(&ev) {
+			return
+		}
 		run.events = append(run.events, ev)
 		if onEvent != nil {
 			onEvent(ev)
@@ -293,52 +302,38 @@ func playClient(ctx context.Context, sc *ClientScenario, launch *clientLaunch, l
 	defer p.Kill()
 
 	answers := make(chan *clientAnswer, len(sc.Commands)+16)
+	out, errs := newClientStream("stdout", launch.maxOutput), newClientStream("stderr", launch.maxOutput)
 	outDone := make(chan struct{})
 	go func() {
 		defer close(outDone)
 		defer close(answers)
-		br := bufio.NewReaderSize(p.Stdout(), 64<<10)
-		for {
-			line, err := readBounded(br, maxClientLine)
-			if len(line) > 0 {
-				a := &clientAnswer{at: r.Since(), text: strings.TrimRight(line, "\r\n")}
+		out.read(p.Stdout(), func(l streamLine) {
+			a := &clientAnswer{at: r.Since(), text: l.text, line: l}
+			if !l.dropped && l.cut == 0 {
 				var v map[string]any
 				if json.Unmarshal([]byte(a.text), &v) == nil {
 					a.value = v
 				}
-				note(EventAnswer, a.text)
-				answers <- a
 			}
-			if err != nil {
-				if !errors.Is(err, io.EOF) {
-					io.Copy(io.Discard, p.Stdout())
-				}
-				return
+			if !l.dropped {
+				note(EventAnswer, l.shown(out))
 			}
-		}
+			answers <- a
+		})
 	}()
 	errDone := make(chan struct{})
 	go func() {
 		defer close(errDone)
-		br := bufio.NewReaderSize(p.Stderr(), 16<<10)
-		for {
-			line, err := readBounded(br, maxStderrLineLen)
-			if len(line) > 0 {
-				text := strings.TrimRight(line, "\r\n")
-				mu.Lock()
-				keep := len(run.stderr) < maxStderrLines
-				if keep {
-					run.stderr = append(run.stderr, text)
-				}
-				mu.Unlock()
-				if keep {
-					note(EventStderr, text)
-				}
-			}
-			if err != nil {
+		errs.read(p.Stderr(), func(l streamLine) {
+			if l.dropped {
 				return
 			}
-		}
+			text := l.text
+			mu.Lock()
+			run.stderr = append(run.stderr, text)
+			mu.Unlock()
+			note(EventStderr, l.shown(errs))
+		})
 	}()
 	exited := make(chan client.Exit, 1)
 	go func() { exited <- p.Wait() }()
@@ -387,7 +382,7 @@ commands:
 					run.answers[j] = a
 					j++
 				} else {
-					run.extra = append(run.extra, a.text)
+					run.addExtra(a)
 				}
 			}
 			break commands
@@ -404,6 +399,16 @@ commands:
 			run.early = true
 		}
 	}
+	// From now on whatever else comes on stdout is an extra line: read
+	// it while the client ends, so a client that writes more than it is
+	// asked for is never stopped by a pipe the grader no longer reads.
+	extraDone := make(chan struct{})
+	go func() {
+		defer close(extraDone)
+		for a := range answers {
+			run.addExtra(a)
+		}
+	}()
 	if exit == nil {
 		stdin.Close()
 		run.closedAt = r.Since()
@@ -456,10 +461,18 @@ commands:
 		run.leftRunning = leftRunning(report.Wait(ctx, scaled(exitDeadline, scale)), run.killed == "" && run.exit.Reason == "" && ctx.Err() == nil)
 	}
 	p.Kill()
-	for a := range answers {
-		run.extra = append(run.extra, a.text)
-	}
+	<-extraDone
 	<-errDone
+	for _, st := range []*clientStream{out, errs} {
+		if why := st.summary(); why != "" {
+			note(EventNote, why)
+		}
+	}
+	if why := kept.summary(sc.Name); why != "" {
+		mu.Lock()
+		run.events = append(run.events, Event{Scenario: sc.Name, AtMS: r.Since().Milliseconds(), Kind: EventNote, Text: why})
+		mu.Unlock()
+	}
 	run.traffic = r.Events()
 	mu.Lock()
 	defer mu.Unlock()
@@ -536,22 +549,6 @@ func trafficEvent(scenario string, ev rig.Event) Event {
 	}
 	out.Text = strings.TrimSpace(out.Text)
 	return out
-}
-
-// readBounded reads one line of at most max bytes; the rest of a longer
-// line is read and dropped.
-func readBounded(br *bufio.Reader, max int) (string, error) {
-	var b []byte
-	for {
-		frag, err := br.ReadSlice('\n')
-		if len(b) < max {
-			b = append(b, frag[:min(len(frag), max-len(b))]...)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		return string(b), err
-	}
 }
 
 // writeConfig writes a scenario's configuration, a new file readable by

@@ -26,12 +26,15 @@ func clean(s string) string { return textesc.Visible(s) }
 func hidden(r rune) bool { return textesc.Hidden(r) }
 
 // sanitized returns a deep copy of r in which every string has passed
-// through clean. Every format renders this copy, so no format can forget a
-// field.
+// through clean, and is within the result's caps: a check's message,
+// expected and actual cut at grading.FieldMax, the transcript bounded by
+// grading.BoundTranscript (a result read back from a file may not be).
+// Every format renders this copy, so no format can forget a field and no
+// record is larger than a few MiB.
 func sanitized(r *grading.Result) *grading.Result {
 	c := *r
-	c.Problem = clean(r.Problem)
-	c.Outcome = grading.Outcome{Kind: grading.OutcomeKind(clean(string(r.Outcome.Kind))), Detail: clean(r.Outcome.Detail)}
+	c.Problem = clip(clean(r.Problem), grading.FieldMax)
+	c.Outcome = grading.Outcome{Kind: grading.OutcomeKind(clean(string(r.Outcome.Kind))), Detail: clip(clean(r.Outcome.Detail), grading.FieldMax)}
 	if r.Checks != nil {
 		c.Checks = make([]grading.CheckResult, len(r.Checks))
 		for i, k := range r.Checks {
@@ -41,17 +44,20 @@ func sanitized(r *grading.Result) *grading.Result {
 				Status:    grading.Status(clean(string(k.Status))),
 				Points:    k.Points,
 				MaxPoints: k.MaxPoints,
-				Message:   clean(k.Message),
-				Expected:  clean(k.Expected),
-				Actual:    clean(k.Actual),
+				Message:   clip(clean(k.Message), grading.FieldMax),
+				Expected:  clip(clean(k.Expected), grading.FieldMax),
+				Actual:    clip(clean(k.Actual), grading.FieldMax),
 				Rule:      clean(k.Rule),
 				Fix:       clean(k.Fix),
 			}
 		}
 	}
 	if r.Transcript != nil {
-		c.Transcript = make([]grading.Event, len(r.Transcript))
-		for i, e := range r.Transcript {
+		// Bounded before it is cleaned (so a huge transcript is never
+		// copied whole), and again after (escapes make text longer).
+		events := grading.BoundTranscript(r.Transcript)
+		c.Transcript = make([]grading.Event, len(events))
+		for i, e := range events {
 			c.Transcript[i] = grading.Event{
 				Scenario: clean(e.Scenario),
 				AtMS:     e.AtMS,
@@ -59,6 +65,7 @@ func sanitized(r *grading.Result) *grading.Result {
 				Text:     clean(e.Text),
 			}
 		}
+		c.Transcript = grading.BoundTranscript(c.Transcript)
 	}
 	if r.Seed != nil {
 		seed := *r.Seed

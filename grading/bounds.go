@@ -1,0 +1,137 @@
+package grading
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// The caps on what a graded program writes and on what a result keeps of
+// it. A client's streams get the same caps as a server's (see
+// client.Options): each of stdout and stderr is capped per scenario at
+// Options.MaxOutput (8 MiB when it is 0; grade-class gives 256 KiB), and
+// one line at LineMax. What comes past a cap is counted, not kept.
+// Every result, a server's or a client's, keeps at most
+// TranscriptScenarioMax of transcript text a scenario and TranscriptMax a
+// student, each event's text cut at EventTextMax, and each check's
+// message, expected and actual cut at FieldMax; a cut says how much was
+// left out.
+const (
+	// LineMax is the longest line of a program's stdout or stderr that is
+	// kept; the rest of a longer line is read in pieces, counted and
+	// dropped (the server's client.Options.MaxLine).
+	LineMax = 1 << 20
+	// DefaultStreamMax caps each output stream of each scenario when
+	// Options.MaxOutput is 0.
+	DefaultStreamMax = 8 << 20
+	// StreamLinesMax caps the lines kept of each stream of a client in each
+	// scenario.
+	StreamLinesMax = 10_000
+	// EventTextMax caps the text of one transcript event of a result.
+	EventTextMax = 64 << 10
+	// TranscriptScenarioMax caps the transcript text of one scenario, and
+	// TranscriptMax that of a whole result; TranscriptEventsMax caps the
+	// events of one scenario, and TranscriptEventsTotalMax a result's.
+	TranscriptScenarioMax    = 256 << 10
+	TranscriptMax            = 1 << 20
+	TranscriptEventsMax      = 4_000
+	TranscriptEventsTotalMax = 10_000
+	// FieldMax caps a check's message, expected and actual in a result.
+	FieldMax = 16 << 10
+)
+
+// cutText cuts s to at most max bytes, marker included, on a rune
+// boundary, and says how many bytes were left out and why: "… [cut: 1234
+// more bytes not kept: why]". A text it cut is not cut again.
+func cutText(s string, max int, why string) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max - len(why) - 48 // room for the marker
+	if cut < 0 {
+		cut = 0
+	}
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… [cut: %d more bytes not kept: %s]", len(s)-cut, why)
+}
+
+// BoundTranscript returns the events within the transcript caps: each
+// event's text cut at EventTextMax, and, once a scenario has passed
+// TranscriptScenarioMax bytes or TranscriptEventsMax events (or the whole
+// transcript TranscriptMax bytes or TranscriptEventsTotalMax events), that
+// scenario's later events counted, not kept: one note in their place says
+// how many there were and how many bytes they held. A transcript within the
+// caps is returned as it is, so bounding twice changes nothing.
+func BoundTranscript(events []Event) []Event {
+	type tally struct {
+		bytes, events int
+		note          int // index in out of the note for dropped events, or -1
+		dropped       int
+		droppedBytes  int64
+		lastAt        int64
+	}
+	per := map[string]*tally{}
+	total, totalEvents := 0, 0
+	var out []Event
+	changed := false
+	for _, e := range events {
+		t := per[e.Scenario]
+		if t == nil {
+			t = &tally{note: -1}
+			per[e.Scenario] = t
+		}
+		size := len(e.Text)
+		if t.note >= 0 || t.bytes+min(size, EventTextMax) > TranscriptScenarioMax || t.events >= TranscriptEventsMax ||
+			total+min(size, EventTextMax) > TranscriptMax || totalEvents >= TranscriptEventsTotalMax {
+			if t.note < 0 {
+				t.note = len(out)
+				out = append(out, Event{Scenario: e.Scenario, Kind: EventNote})
+			}
+			t.dropped++
+			t.droppedBytes += int64(size)
+			t.lastAt = max(t.lastAt, e.AtMS)
+			changed = true
+			continue
+		}
+		if size > EventTextMax {
+			e.Text = cutText(e.Text, EventTextMax, fmt.Sprintf("an event's text is kept up to %d bytes", EventTextMax))
+			changed = true
+		}
+		t.bytes += len(e.Text)
+		t.events++
+		total += len(e.Text)
+		totalEvents++
+		t.lastAt = max(t.lastAt, e.AtMS)
+		out = append(out, e)
+	}
+	if !changed {
+		return events
+	}
+	for name, t := range per {
+		if t.note < 0 {
+			continue
+		}
+		out[t.note].AtMS = t.lastAt
+		out[t.note].Text = fmt.Sprintf("… [cut: %d more event(s) of scenario %s, %d bytes of text, were counted, not kept: "+
+			"a transcript keeps up to %d bytes and %d events a scenario, %d bytes and %d events in all]",
+			t.dropped, name, t.droppedBytes, TranscriptScenarioMax, TranscriptEventsMax, TranscriptMax, TranscriptEventsTotalMax)
+	}
+	return out
+}
+
+// boundResult keeps a result within the caps: its transcript (see
+// BoundTranscript) and each check's message, expected and actual, cut at
+// FieldMax.
+func boundResult(res *Result) {
+	res.Transcript = BoundTranscript(res.Transcript)
+	why := fmt.Sprintf("a check's text is kept up to %d bytes", FieldMax)
+	for i := range res.Checks {
+		c := &res.Checks[i]
+		c.Message = cutText(c.Message, FieldMax, why)
+		c.Expected = cutText(c.Expected, FieldMax, why)
+		c.Actual = cutText(c.Actual, FieldMax, why)
+	}
+	res.Problem = cutText(res.Problem, FieldMax, why)
+	res.Outcome.Detail = cutText(res.Outcome.Detail, FieldMax, why)
+}
