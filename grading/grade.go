@@ -247,6 +247,7 @@ func Grade(ctx context.Context, opts Options) (*Result, error) {
 	res.judge(lesson.Checks, t)
 	res.Outcome = classify(runs, res)
 	res.DurationMS = time.Since(started).Milliseconds()
+	boundResult(res)
 	return res, nil
 }
 
