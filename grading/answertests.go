@@ -13,15 +13,57 @@ import (
 type answerTest struct {
 	scenario.AnswerTest
 	test ClientExpectation
+	// includes is the value of an includes test, or nil.
+	includes json.RawMessage
 }
 
-// parseAnswerTest reads the path and test of an answer line.
+// parseAnswerTest reads the path and test of an answer line. Besides the
+// tests of a client scenario's answer lines there is one more, "includes
+// VALUE": the path leads to an array with an element equal to VALUE (a
+// server's supportedVersions may list more revisions than the one asked
+// about).
 func parseAnswerTest(at scenario.AnswerTest) (answerTest, error) {
-	e, err := parseClientExpectation("0 " + at.Checks[0] + " answer " + at.Spec)
+	spec := at.Spec
+	var includes json.RawMessage
+	if p, v, ok := strings.Cut(spec, " includes "); ok && !strings.Contains(p, " ") {
+		v = strings.TrimSpace(v)
+		if !json.Valid([]byte(v)) {
+			return answerTest{}, fmt.Errorf("line %d: %q: the value %q is not JSON", at.Line, at.Text, v)
+		}
+		spec, includes = p+" present", json.RawMessage(v)
+	}
+	e, err := parseClientExpectation("0 " + at.Checks[0] + " answer " + spec)
 	if err != nil {
 		return answerTest{}, fmt.Errorf("line %d: %q: %w", at.Line, at.Text, err)
 	}
-	return answerTest{AnswerTest: at, test: e}, nil
+	return answerTest{AnswerTest: at, test: e, includes: includes}, nil
+}
+
+// testIncludes applies an includes test: the path leads to an array that
+// holds an element equal to the value.
+func (at answerTest) testIncludes(value map[string]any, line string) *failure {
+	path := strings.Fields(at.test.Text)[3]
+	want := fmt.Sprintf("%s holding %s", path, at.includes)
+	got, found, why := lookup(map[string]any(value), at.test.Path)
+	if value == nil || !found {
+		if why == "" {
+			why = "the answer is not a JSON object"
+		}
+		return &failure{what: "in the answer, " + why, expected: want, actual: line}
+	}
+	arr, ok := got.([]any)
+	if !ok {
+		b, _ := json.Marshal(got)
+		return &failure{what: fmt.Sprintf("%s is %s, not an array", path, clip(string(b), 200)), expected: want, actual: line}
+	}
+	for _, el := range arr {
+		b, _ := json.Marshal(el)
+		if jsonEqual(b, at.includes) {
+			return nil
+		}
+	}
+	b, _ := json.Marshal(got)
+	return &failure{what: fmt.Sprintf("%s is %s, without %s", path, clip(string(b), 200), at.includes), expected: want, actual: line}
 }
 
 // validateAnswerTests checks a scenario's answer lines when the lesson is
@@ -88,7 +130,12 @@ func judgeAnswerTests(ev *evidence, t *tally) {
 		if json.Unmarshal([]byte(l.got.Line), &value) != nil {
 			value = nil
 		}
-		f := testAnswer(at.test, &clientAnswer{text: l.got.Line, value: value})
+		var f *failure
+		if at.includes != nil {
+			f = at.testIncludes(value, l.got.Line)
+		} else {
+			f = testAnswer(at.test, &clientAnswer{text: l.got.Line, value: value})
+		}
 		if f == nil {
 			continue
 		}

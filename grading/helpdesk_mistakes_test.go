@@ -48,6 +48,7 @@ var helpdeskMistakes = map[string][]string{
 	"unknown-tool-result":   {"tools.unknown-tool"},
 	"discover-no-cache":     {"discover.fields"},
 	"discover-no-tools":     {"discover.fields"},
+	"discover-old-versions": {"discover.fields"},
 	"stateful-meta":         {"meta.required"},
 	"meta-outside-params":   {"meta.required"},
 	"no-jsonrpc-check":      {"errors.invalid-request"},
@@ -177,6 +178,7 @@ func TestHelpdeskAnswerLinesRefused(t *testing.T) {
 		`methods.ping answer 1 result.x contains 3`:      "contains takes a JSON string",
 		`methods.ping answer 1 result..x present`:        "an empty member name",
 		`methods.ping answer 1 result present "surplus"`: "present takes no value",
+		`methods.ping answer 1 result.v includes two`:    `the value "two" is not JSON`,
 	}
 	for line, want := range cases {
 		dir := fstest.MapFS{

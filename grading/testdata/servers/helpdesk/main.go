@@ -18,6 +18,7 @@
 //	unknown-tool-result    an unknown tool gets an isError result, not -32602
 //	discover-no-cache      server/discover has no ttlMs
 //	discover-no-tools      server/discover's capabilities do not list tools
+//	discover-old-versions  server/discover's supportedVersions lists 2025-11-25 alone
 //	stateful-meta          a request without _meta borrows the last _meta seen
 //	meta-outside-params    _meta beside params counts as if it were inside
 //	no-jsonrpc-check       a request without "jsonrpc":"2.0" is served
@@ -112,9 +113,10 @@ var mistakes = map[string]mistake{
 		}
 		return []obj{m}
 	}},
-	"discover-no-cache": {out: onResult("supportedVersions", func(r obj) { delete(r, "ttlMs") })},
-	"discover-no-tools": {out: onResult("supportedVersions", func(r obj) { r["capabilities"] = obj{} })},
-	"stateful-meta":     {in: statefulMeta()},
+	"discover-no-cache":     {out: onResult("supportedVersions", func(r obj) { delete(r, "ttlMs") })},
+	"discover-no-tools":     {out: onResult("supportedVersions", func(r obj) { r["capabilities"] = obj{} })},
+	"discover-old-versions": {out: onResult("supportedVersions", func(r obj) { r["supportedVersions"] = []any{"2025-11-25"} })},
+	"stateful-meta":         {in: statefulMeta()},
 	"meta-outside-params": {in: func(m obj) (obj, obj) {
 		if top, ok := m["_meta"]; ok {
 			p := m.params()
