@@ -28,6 +28,7 @@ const generous = 60 * time.Second
 type gauges struct {
 	mu      sync.Mutex
 	last    mcphttp.Gauge
+	maxHeld int64
 	changed chan struct{}
 }
 
@@ -36,6 +37,7 @@ func newGauges() *gauges { return &gauges{changed: make(chan struct{}, 1)} }
 func (g *gauges) hook(v mcphttp.Gauge) {
 	g.mu.Lock()
 	g.last = v
+	g.maxHeld = max(g.maxHeld, v.Held)
 	g.mu.Unlock()
 	select {
 	case g.changed <- struct{}{}:
@@ -315,5 +317,56 @@ func TestFloodOfStalledUploads(t *testing.T) {
 	t.Logf("after they closed: heap %+.1f MiB from before the flood", float64(after)/(1<<20))
 	if after > 1<<20 {
 		t.Errorf("after the uploads closed the heap is %d bytes above where it was; want it given back", after)
+	}
+}
+
+// A long body (past the first step) takes room for all of it, is
+// answered, and gives the room back; sent chunked, it takes room for the
+// longest body accepted.
+func TestLongBody(t *testing.T) {
+	g := newGauges()
+	bodies := mcphttp.NewBodies(mcphttp.Limits{}, g.hook)
+	l := bodies.Limits()
+	s := &mcpserver.Server{Info: mcp.Implementation{Name: "t", Version: "1"}}
+	s.AddTool(mcp.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)}, mcpserver.ToolFunc(
+		func(context.Context, *mcpserver.Request, json.RawMessage) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		}))
+	srv := httptest.NewServer(&mcphttp.Handler{Server: s, Bodies: bodies})
+	defer srv.Close()
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + meta + `}}`
+	list += strings.Repeat(" ", 300<<10)
+	for _, chunked := range []bool{false, true} {
+		var body io.Reader = strings.NewReader(list)
+		if chunked {
+			body = io.MultiReader(body) // no length known: sent chunked
+		}
+		req, err := http.NewRequest(http.MethodPost, srv.URL+"/mcp", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/list")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.HasPrefix(string(b), `{"jsonrpc":"2.0","id":1,"result":`) {
+			t.Errorf("chunked %v: got %d %s", chunked, resp.StatusCode, b)
+		}
+		g.wait(t, "the room given back", func(v mcphttp.Gauge) bool { return v == mcphttp.Gauge{} })
+		want := int64(len(list)) - l.Step
+		if chunked {
+			want = l.MaxBody - l.Step
+		}
+		g.mu.Lock()
+		if g.maxHeld != want {
+			t.Errorf("chunked %v: the body held %d bytes of room; want %d", chunked, g.maxHeld, want)
+		}
+		g.maxHeld = 0
+		g.mu.Unlock()
 	}
 }
