@@ -38,8 +38,9 @@ type Limits struct {
 	// MaxBody is the longest body accepted, in bytes (DefaultMaxBody).
 	MaxBody int64
 	// MaxHeld bounds the bytes held at once by all the bodies being read,
-	// beyond each body's first Step (DefaultMaxHeld). A body that needs
-	// more waits for room until its deadline.
+	// beyond each body's first Step (DefaultMaxHeld; at least MaxBody
+	// less Step). A body that needs more waits for room until its
+	// deadline.
 	MaxHeld int64
 	// Step is the size a buffer grows by past its first Step bytes, and
 	// what each body may hold without room from the pool (DefaultStep).
@@ -61,6 +62,9 @@ func (l Limits) withDefaults() Limits {
 	if l.BodyTimeout <= 0 {
 		l.BodyTimeout = DefaultBodyTimeout
 	}
+	// The pool holds at least one body of the longest length, or such a
+	// body would wait for room that can never come.
+	l.MaxHeld = max(l.MaxHeld, l.MaxBody-l.Step)
 	return l
 }
 
@@ -81,8 +85,8 @@ type Gauge struct {
 // Bodies may serve several handlers.
 type Bodies struct {
 	limits Limits
-	// OnChange, when set, is called with the gauge after each change,
-	// with a lock held: it must return at once and not call back.
+	// onChange, when set, is called with the gauge after each change,
+	// with mu held: it must return at once and not call back.
 	onChange func(Gauge)
 
 	mu      sync.Mutex

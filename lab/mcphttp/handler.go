@@ -4,7 +4,10 @@
 // -32020 when they disagree, after decoding the =?base64?...?= sentinel),
 // and each answer sent as one JSON object or as an event stream that
 // carries the notifications a tool sends while it runs, the response, and
-// the notifications it leaves for after the response.
+// the notifications it leaves for after the response. Request bodies are
+// read within Limits (size, time, and room shared by the bodies in
+// flight), and NewServer and LimitListener bound headers and
+// connections, so stalled or broken uploads cost bounded memory.
 package mcphttp
 
 import (
