@@ -172,11 +172,11 @@ func (b *Bodies) give(n int64) {
 	if n == 0 {
 		return
 	}
-	b.update(func(g *Gauge) { g.Held -= n })
-	b.mu.Lock()
-	close(b.changed)
-	b.changed = make(chan struct{})
-	b.mu.Unlock()
+	b.update(func(g *Gauge) {
+		g.Held -= n
+		close(b.changed) // wakes every body waiting for room
+		b.changed = make(chan struct{})
+	})
 }
 
 // BodyError says why a body could not be read, and how to answer it.
