@@ -34,30 +34,40 @@ var sysvTables = []struct {
 const maxSysvTable = 16 << 20
 
 // SysVObject is a System V IPC object as the kernel lists it in
-// /proc/sysvipc: Kind is "shm", "msg" or "sem", ID its identifier, UID and
-// CUID its owner and creator.
+// /proc/sysvipc: Kind is "shm", "msg" or "sem", Key the key it was made
+// under, ID its identifier, UID and CUID its owner and creator.
 type SysVObject struct {
 	Kind      string
+	Key       int64
 	ID        int
 	UID, CUID int
 }
 
-// SysVObjectsOf lists the System V shared memory segments, message queues
-// and semaphore sets of this IPC namespace that uid owns or created.
-func SysVObjectsOf(uid int) ([]SysVObject, error) {
+// SysVObjects lists the System V shared memory segments, message queues
+// and semaphore sets of the caller's IPC namespace.
+func SysVObjects() ([]SysVObject, error) {
 	var out []SysVObject
 	for _, t := range sysvTables {
 		objs, err := readSysv(t.file)
 		if err != nil {
 			return nil, err
 		}
-		for _, o := range objs {
-			if o.UID == uid || o.CUID == uid {
-				out = append(out, o)
-			}
-		}
+		out = append(out, objs...)
 	}
 	return out, nil
+}
+
+// SysVObjectsOf lists the System V objects of the caller's IPC namespace
+// that uid owns or created.
+func SysVObjectsOf(uid int) ([]SysVObject, error) {
+	all, err := SysVObjects()
+	var out []SysVObject
+	for _, o := range all {
+		if o.UID == uid || o.CUID == uid {
+			out = append(out, o)
+		}
+	}
+	return out, err
 }
 
 // readSysv parses one table of /proc/sysvipc. Every table starts with the
@@ -96,13 +106,14 @@ func readSysv(file string) ([]SysVObject, error) {
 		if len(fields) <= max(uidc, cuidc) {
 			continue
 		}
+		key, err0 := strconv.ParseInt(fields[0], 10, 64)
 		id, err1 := strconv.Atoi(fields[idc])
 		uid, err2 := strconv.Atoi(fields[uidc])
 		cuid, err3 := strconv.Atoi(fields[cuidc])
-		if err1 != nil || err2 != nil || err3 != nil {
+		if err0 != nil || err1 != nil || err2 != nil || err3 != nil {
 			continue
 		}
-		out = append(out, SysVObject{Kind: kind, ID: id, UID: uid, CUID: cuid})
+		out = append(out, SysVObject{Kind: kind, Key: key, ID: id, UID: uid, CUID: cuid})
 	}
 	return out, sc.Err()
 }

@@ -33,9 +33,14 @@ func unmount(string) error { return nil }
 // SysVObject is a System V IPC object (see the Linux build).
 type SysVObject struct {
 	Kind      string
+	Key       int64
 	ID        int
 	UID, CUID int
 }
+
+// SysVObjects lists nothing: System V IPC objects are read from Linux's
+// /proc/sysvipc.
+func SysVObjects() ([]SysVObject, error) { return nil, nil }
 
 // SysVObjectsOf lists nothing: System V IPC objects are read from Linux's
 // /proc/sysvipc.

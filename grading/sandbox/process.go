@@ -236,8 +236,16 @@ func (ps *processStarter) Start(ctx context.Context) (client.Process, error) {
 		// The grader's own folder stays in sight too: run scripts may name
 		// files beside it (a course's shared servers), as they could
 		// without namespaces, and a checkout under /tmp must grade alike.
+		// Under /tmp only these paths are bound back (see enterNamespaces),
+		// never /tmp itself. Without a Root, the folder two above Dir
+		// stands for it (a class folder holding SUBMISSIONS/NAME), so run
+		// scripts name ../../servers as they do outside /tmp.
 		wd, _ := os.Getwd()
-		for _, k := range append([]string{spec.Dir, spec.Work, spec.Root, spec.Path, ps.sb.goroot, wd}, spec.Share...) {
+		root := spec.Root
+		if root == "" && filepath.IsAbs(spec.Dir) {
+			root = filepath.Dir(filepath.Dir(filepath.Clean(spec.Dir)))
+		}
+		for _, k := range append([]string{spec.Dir, spec.Work, root, spec.Path, ps.sb.goroot, wd}, spec.Share...) {
 			if filepath.IsAbs(k) {
 				args = append(args, "-keep", k)
 			}
