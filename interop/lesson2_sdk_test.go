@@ -1,0 +1,231 @@
+package interop_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/client"
+)
+
+// nodeServerDir is the folder of the helpdesk on the pinned TypeScript
+// server SDK v2.
+const nodeServerDir = "node-server"
+
+// sdkGrades is how many times each SDK helpdesk is graded: every grade must
+// fail the same checks, with the same score.
+const sdkGrades = 5
+
+// sdkTableHeading heads the section of README.md whose table says, per
+// SDK, which of lesson 2's checks its helpdesk fails and why.
+const sdkTableHeading = "## What lesson 2's grader says about each SDK"
+
+// sdkPeer is a lesson-2 helpdesk written on one SDK.
+type sdkPeer struct {
+	name    string // as the README's table names it
+	command func(t *testing.T) client.Command
+}
+
+// sdkPeers are the three SDK helpdesks: go-sdk and mcp-go at the versions
+// go.mod pins (the benchmark's peers, built by goPeers, see
+// helpdesk_bench_test.go), and the TypeScript SDK v2 at the version
+// node-server/package-lock.json pins.
+func sdkPeers(goPeers func(t *testing.T) string) []sdkPeer {
+	goPeer := func(sdk string) func(t *testing.T) client.Command {
+		return func(t *testing.T) client.Command {
+			return client.Command{Path: goPeers(t), Args: []string{sdk, lessonData(t)}}
+		}
+	}
+	return []sdkPeer{
+		{name: "go-sdk v1.8.0", command: goPeer("go-sdk")},
+		{name: "mcp-go v1.2.1", command: goPeer("mcp-go")},
+		{name: "TypeScript server 2.4.0", command: func(t *testing.T) client.Command {
+			if err := nodeServer(); err != nil {
+				if err == errNoNode {
+					t.Skip(err)
+				}
+				t.Fatal(err)
+			}
+			node, err := exec.LookPath("node")
+			if err != nil {
+				t.Skip(errNoNode)
+			}
+			script, err := filepath.Abs(filepath.Join(nodeServerDir, "helpdesk.mjs"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return client.Command{Path: node, Args: []string{script, lessonData(t)}}
+		}},
+	}
+}
+
+// lessonData is lesson 2's data folder, which every helpdesk serves.
+func lessonData(t *testing.T) string {
+	return filepath.Join(moduleRoot(t), "lessons", "02-json-rpc-on-the-wire", "data")
+}
+
+// nodeServer installs the pinned TypeScript server SDK, once per test
+// binary: `npm ci` runs only when node_modules was not installed from the
+// package-lock.json as it is now.
+var nodeServer = sync.OnceValue(func() error {
+	if _, err := exec.LookPath("node"); err != nil {
+		return errNoNode
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		return errNoNode
+	}
+	lock, err := os.ReadFile(filepath.Join(nodeServerDir, "package-lock.json"))
+	if err != nil {
+		return fmt.Errorf("reading the TypeScript server's lock file: %w", err)
+	}
+	sum := sha256.Sum256(lock)
+	want := hex.EncodeToString(sum[:])
+	stamp := filepath.Join(nodeServerDir, "node_modules", ".mcplab-lock-sha256")
+	if have, err := os.ReadFile(stamp); err == nil && strings.TrimSpace(string(have)) == want {
+		return nil
+	}
+	cmd := exec.Command("npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund")
+	cmd.Dir = nodeServerDir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("npm ci in interop/%s: %v\n%s", nodeServerDir, err, out)
+	}
+	return os.WriteFile(stamp, []byte(want+"\n"), 0o644)
+})
+
+// TestLesson2SDKServers grades each SDK helpdesk with lesson 2's checks
+// sdkGrades times. Each grade must fail exactly the checks README.md's table
+// names for that SDK, every one of them traced there to what the SDK does,
+// and every grade must give the same score.
+func TestLesson2SDKServers(t *testing.T) {
+	table, err := readSDKTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var build sync.Mutex
+	goPeers := func(t *testing.T) string {
+		build.Lock()
+		defer build.Unlock()
+		return buildPeerHelpdesk(t, dir) // built once: it returns the binary once there is one
+	}
+	for _, p := range sdkPeers(goPeers) {
+		t.Run(p.name, func(t *testing.T) {
+			want, ok := table[p.name]
+			if !ok {
+				t.Fatalf("README.md's table %q has no column for %s", sdkTableHeading, p.name)
+			}
+			cmd := p.command(t)
+			var scores []int
+			for i := range sdkGrades {
+				res, err := grading.Grade(t.Context(), grading.Options{Lesson: 2, Starter: cmd, TimeScale: 2})
+				if err != nil {
+					t.Fatalf("grade %d: %v", i+1, err)
+				}
+				if !res.Gradable {
+					t.Fatalf("grade %d: not gradable: %s", i+1, res.Problem)
+				}
+				scores = append(scores, res.Score)
+				if got := res.Failed(); !reflect.DeepEqual(sorted(got), want) {
+					t.Errorf("grade %d: failed %v, README.md says %v", i+1, sorted(got), want)
+					for _, c := range res.Checks {
+						if c.Status != grading.StatusPass {
+							t.Logf("%s %s: %s", c.Status, c.ID, c.Message)
+						}
+					}
+				}
+			}
+			for _, s := range scores[1:] {
+				if s != scores[0] {
+					t.Errorf("scores %v: not the same every grade", scores)
+					break
+				}
+			}
+			t.Logf("%s: %d/%d every grade of %d", p.name, scores[0], maxLesson2(t), sdkGrades)
+		})
+	}
+}
+
+func maxLesson2(t *testing.T) int {
+	l, err := grading.LoadLesson(2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range l.Checks {
+		n += c.Points
+	}
+	return n
+}
+
+func sorted(s []string) []string {
+	out := append([]string{}, s...)
+	sort.Strings(out)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// readSDKTable reads the table of README.md's section on lesson 2's
+// grader: one row per check an SDK fails, a column per SDK whose cell says
+// why (or "passes"). It returns, per SDK, the checks it fails, sorted.
+func readSDKTable() (map[string][]string, error) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		return nil, fmt.Errorf("reading README.md: %w", err)
+	}
+	_, section, ok := strings.Cut(string(b), sdkTableHeading+"\n")
+	if !ok {
+		return nil, fmt.Errorf("README.md has no section %q", sdkTableHeading)
+	}
+	if i := strings.Index(section, "\n## "); i >= 0 {
+		section = section[:i]
+	}
+	var header []string
+	out := map[string][]string{}
+	check := regexp.MustCompile("^`([a-z0-9.-]+)`$")
+	for _, line := range strings.Split(section, "\n") {
+		if !strings.HasPrefix(line, "| ") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "| "), " | ")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		switch {
+		case header == nil:
+			header = cells
+			for _, h := range header[1:] {
+				out[h] = nil
+			}
+		case strings.HasPrefix(cells[0], "---"):
+		default:
+			m := check.FindStringSubmatch(cells[0])
+			if m == nil || len(cells) != len(header) {
+				return nil, fmt.Errorf("README.md's table row %q: want a check id in backquotes and %d cells", line, len(header))
+			}
+			for i, cell := range cells[1:] {
+				if cell != "passes" {
+					out[header[i+1]] = append(out[header[i+1]], m[1])
+				}
+			}
+		}
+	}
+	if header == nil {
+		return nil, fmt.Errorf("README.md's section %q has no table", sdkTableHeading)
+	}
+	for k := range out {
+		sort.Strings(out[k])
+	}
+	return out, nil
+}

@@ -1,0 +1,54 @@
+// A lesson-2 helpdesk written on the official TypeScript MCP server SDK v2
+// (@modelcontextprotocol/server, pinned in package.json), the way its
+// documentation shows: McpServer, registerTool with zod schemas, serveStdio.
+// The same two tools, instructions and data as lab/helpdesk. The interop
+// tests grade it with lesson 2's checks (interop/lesson2_sdk_test.go).
+//
+// Usage: node helpdesk.mjs DATA-DIR
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import * as z from 'zod';
+
+const instructions = 'Support desk for gym and studio booking software: look up a ticket by its number, or a customer by their id.';
+
+const dir = process.argv[2];
+if (!dir) {
+    process.stderr.write('usage: node helpdesk.mjs DATA-DIR\n');
+    process.exit(2);
+}
+const tickets = new Map(JSON.parse(readFileSync(join(dir, 'tickets.json'), 'utf8')).map(t => [t.id, t]));
+const customers = new Map(JSON.parse(readFileSync(join(dir, 'customers.json'), 'utf8')).map(c => [c.id, c]));
+
+function describe(t) {
+    const c = customers.get(t.customer_id) ?? {};
+    return `Ticket ${t.id} (${t.status}, ${t.priority} priority): ${t.subject}\nCustomer: ${c.name}, ${c.business} (${c.id}), ${c.plan} plan\nOpened ${t.opened}, last update ${t.updated}\n${t.summary}`;
+}
+
+function helpdesk() {
+    const server = new McpServer({ name: 'helpdesk', version: '0.1.0' }, { capabilities: { tools: {} }, instructions });
+    server.registerTool('get_ticket', {
+        description: 'Returns one support ticket by its number.',
+        inputSchema: z.object({ ticket_id: z.string().describe("the ticket's number, such as 2318") }),
+    }, async ({ ticket_id }) => {
+        const t = tickets.get(ticket_id);
+        if (!t) {
+            return { content: [{ type: 'text', text: `There is no ticket ${ticket_id}` }], isError: true };
+        }
+        return { content: [{ type: 'text', text: describe(t) }], structuredContent: { ...t, customer: customers.get(t.customer_id) } };
+    });
+    server.registerTool('get_customer', {
+        description: 'Returns one customer by their id.',
+        inputSchema: z.object({ customer_id: z.string().describe("the customer's id, such as C-104") }),
+    }, async ({ customer_id }) => {
+        const c = customers.get(customer_id);
+        if (!c) {
+            return { content: [{ type: 'text', text: `There is no customer ${customer_id}` }], isError: true };
+        }
+        return { content: [{ type: 'text', text: `Customer ${c.id}: ${c.name}, ${c.business} in ${c.city}, ${c.plan} plan since ${c.customer_since}, ${c.email}` }], structuredContent: c };
+    });
+    return server;
+}
+
+serveStdio(helpdesk, { onerror: e => process.stderr.write(`helpdesk: ${e.message}\n`) });
