@@ -62,7 +62,7 @@ var helpdeskMistakes = map[string][]string{
 	"double-answer":         {"answers.once"},
 	"stdout-log":            {"stdout.messages-only"},
 	"no-stderr":             {"stderr.logs"},
-	"no-exit":               {"lifecycle.exit-on-eof"},
+	"exit-status-1":         {"lifecycle.exit-on-eof"},
 }
 
 // TestHelpdeskMistakes grades lesson 2's helpdesk once with each mistake

@@ -32,7 +32,7 @@
 //	double-answer          every tools/call is answered twice
 //	stdout-log             a log line goes to stdout after each answer
 //	no-stderr              nothing at all goes to stderr
-//	no-exit                keeps running after stdin closes, until it is killed
+//	exit-status-1          exits with status 1, not 0, once stdin has closed
 package main
 
 import (
@@ -186,9 +186,9 @@ var mistakes = map[string]mistake{
 		}
 		return []obj{m}
 	}},
-	"stdout-log": {log: "helpdesk: answered a request"},
-	"no-stderr":  {},
-	"no-exit":    {},
+	"stdout-log":    {log: "helpdesk: answered a request"},
+	"no-stderr":     {},
+	"exit-status-1": {},
 }
 
 // mistake is one broken rule.
@@ -240,8 +240,8 @@ func main() {
 		fmt.Fprintf(logTo, "helpdesk: %v\n", err)
 		os.Exit(1)
 	}
-	if *name == "no-exit" {
-		select {}
+	if *name == "exit-status-1" {
+		os.Exit(1)
 	}
 }
 
