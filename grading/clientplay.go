@@ -18,13 +18,10 @@ import (
 	"github.com/mcplab/mcplab/lab/rig"
 )
 
-// The bounds of a client run: the longest answer line read, how much of
-// stderr is kept, and how long the client may take beyond its servers'
-// timeouts before the grader stops waiting (all deadlines scale).
+// The deadlines of a client run: how long the client may take beyond its
+// servers' timeouts before the grader stops waiting (all deadlines scale).
+// What it writes is bounded by the caps of bounds.go (see clientStream).
 const (
-	maxClientLine     = 4 << 20
-	maxStderrLines    = 200
-	maxStderrLineLen  = 2000
 	defaultCallBudget = 30 * time.Second
 	answerMargin      = 20 * time.Second
 	exitDeadline      = 15 * time.Second
