@@ -10,11 +10,14 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mcplab/mcplab/internal/proc"
 )
 
 // The launcher's two extra file descriptors: it reports on status (one
@@ -179,6 +182,9 @@ func Main(args []string) int {
 		who := ""
 		if *uid >= 0 {
 			who = fmt.Sprintf(" as uid %d (the submission folder and every folder above it must be readable by that user)", *uid)
+		}
+		if why := proc.ExplainExec(resolve(*dir, argv[0]), err); why != "" {
+			return fail("cannot start %s: %s", argv[0], why)
 		}
 		return fail("cannot start %s%s: %v", argv[0], who, unwrapExec(err))
 	}
@@ -372,6 +378,18 @@ func parentOf(pid int) int {
 		return -1
 	}
 	return ppid
+}
+
+// resolve is path as a program started in dir finds it, or "" for a bare
+// name (looked up in PATH).
+func resolve(dir, path string) string {
+	if !strings.ContainsRune(path, '/') {
+		return ""
+	}
+	if filepath.IsAbs(path) || dir == "" {
+		return path
+	}
+	return filepath.Join(dir, path)
 }
 
 // unwrapExec keeps the useful part of an exec error.

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -98,6 +100,18 @@ func (c Command) WithArgs(args ...string) Starter {
 	return c
 }
 
+// execPath is the file the program's exec names, or "" for a bare name
+// (looked up in PATH).
+func (c Command) execPath() string {
+	switch {
+	case !strings.ContainsRune(c.Path, '/'):
+		return ""
+	case filepath.IsAbs(c.Path) || c.Dir == "":
+		return c.Path
+	}
+	return filepath.Join(c.Dir, c.Path)
+}
+
 // Start starts the program.
 func (c Command) Start(ctx context.Context) (Process, error) {
 	if c.Path == "" {
@@ -135,7 +149,7 @@ func (c Command) Start(ctx context.Context) (Process, error) {
 		for _, f := range []io.Closer{inR, outR, outW, errR, errW, stdin} {
 			f.Close()
 		}
-		return nil, fmt.Errorf("starting %s: %w", c.Path, err)
+		return nil, fmt.Errorf("starting %s: %w", c.Path, proc.ExecError(c.execPath(), err))
 	}
 	for _, w := range closers {
 		w.Close() // the child holds its own copies
