@@ -231,6 +231,9 @@ func Grade(ctx context.Context, opts Options) (*Result, error) {
 		if run.StartErr != nil {
 			return res.couldNotStart(lesson.Checks, "the server could not be started: "+run.StartErr.Error(), started), nil
 		}
+		if why := notStarted(run, ReadinessFor(lesson.Manifest)); why != "" {
+			return res.couldNotStartWith(lesson.Checks, why, run, started), nil
+		}
 		ev, err := newEvidence(run, sc)
 		if err != nil {
 			return nil, fmt.Errorf("lesson %d: %w", lesson.Number, err)

@@ -122,11 +122,7 @@ func TestKnownBadServers(t *testing.T) {
 		"crash-on-bad-json": {grading.OutcomeExited,
 			concat([]string{"errors.parse"}, lost, []string{"lifecycle.exit-on-eof"}, beyondSeed), 12, nil},
 		"no-ready": {grading.OutcomeWrongAnswers, []string{"stderr.logs"}, 20, nil},
-		// It never reads a line: framing, ids, notifications and stdout are
-		// not judged, for want of any answer to judge them by.
-		"crash-at-start": {grading.OutcomeExited,
-			concat([]string{"errors.parse"}, lost, []string{"order.concurrent", "lifecycle.exit-on-eof"}, beyondSeed), 1,
-			[]string{"framing.split-message", "framing.many-per-chunk", "notifications.silent", "ids.exact", "stdout.messages-only"}},
+		// crash-at-start never starts: TestUngradableStart.
 		// Seed 003's own two choices, and nothing else wrong.
 		"seed-choices": {grading.OutcomeWrongAnswers, beyondSeed, 19, nil},
 		// Its mistake shows only when a character is cut across writes,

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -161,9 +162,14 @@ func TestGradeJSONAndExitCodes(t *testing.T) {
 		t.Errorf("lesson %d gradable %v score %d/%d, %d checks, %d events", res.Lesson, res.Gradable, res.Score, res.MaxScore, len(res.Checks), len(res.Transcript))
 	}
 	// A server with one mistake: exit 1.
-	code, _, _ = lab(t, append([]string{"grade", "--"}, selfLab("serve", "nope")...)...)
+	code, _, stderr = lab(t, "grade", "--", "bash", filepath.Join("..", "..", "grading", "testdata", "servers", "student_sh", "server.sh"), "--mistake", "banner")
 	if code != 1 {
-		t.Errorf("grading a server that exits at once: exit %d, want 1", code)
+		t.Errorf("grading a server with one mistake: exit %d, want 1 (%s)", code, stderr)
+	}
+	// A program that exits at once, before it is ready, never started: exit 2.
+	code, _, _ = lab(t, append([]string{"grade", "--"}, selfLab("serve", "nope")...)...)
+	if code != 2 {
+		t.Errorf("grading a server that exits at once: exit %d, want 2", code)
 	}
 	// A command that cannot start: exit 2.
 	code, _, stderr = lab(t, "grade", "--", "/no/such/server")

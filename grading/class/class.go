@@ -173,6 +173,9 @@ const stopWithin = 3 * time.Second
 // When ctx ends once the grading of submissions has begun, Grade returns
 // within a few seconds, even if a submission is stuck, with both the error
 // and the class so far: Incomplete, holding the students already graded.
+// A student whose grading the stop cut short is in NotGraded, never given
+// the verdict of a run that was cut (such as "could not start"). A stop
+// that comes once every student is graded leaves the class complete.
 func Grade(ctx context.Context, dir string, opts Options) (*Class, error) {
 	started := time.Now()
 	if opts.Sandbox == nil {
@@ -263,6 +266,13 @@ func Grade(ctx context.Context, dir string, opts Options) (*Class, error) {
 					mu.Unlock()
 					continue
 				}
+				if err == nil && ctx.Err() != nil {
+					// Stopped while this student was being graded: a run
+					// cut short proves nothing, so the student is not
+					// graded rather than given what the cut left.
+					mu.Unlock()
+					continue
+				}
 				if err != nil {
 					if firstErr == nil {
 						firstErr = err
@@ -318,12 +328,12 @@ feed:
 	if lost != nil && !errors.Is(lost, context.Canceled) && parent.Err() == nil {
 		return nil, lost
 	}
-	if err := context.Cause(parent); err != nil {
+	if err := context.Cause(parent); err != nil && len(c.NotGraded) > 0 {
 		c.Incomplete = true
 		c.StoppedBy = err.Error()
 		return c, fmt.Errorf("grading stopped: %w", err)
 	}
-	if err := context.Cause(ctx); err != nil {
+	if err := context.Cause(ctx); err != nil && parent.Err() == nil {
 		return nil, fmt.Errorf("grading stopped: %w", err)
 	}
 	return c, nil
@@ -406,6 +416,9 @@ const buildOutputCap = 16 << 10
 // or a broken lesson only.
 func (g *grader) student(ctx context.Context, slot, index int, sub Folder) (*Student, error) {
 	started := time.Now()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	st := &Student{Name: sub.Name, Dir: sub.Dir}
 	in := inspect(ctx, sub.Dir, g.lab)
 	if g.opts.Reuse != nil && in.problem == "" && in.sub != nil {
@@ -477,7 +490,7 @@ func (g *grader) student(ctx context.Context, slot, index int, sub Folder) (*Stu
 		st.Attempts = 2
 		res = settle(res, again)
 	}
-	return finish(res)
+	return finish(explainExec(res, run))
 }
 
 // seedFor returns the Go seed cache for a submission that has a build step.
@@ -538,10 +551,13 @@ func (g *grader) attempt(ctx context.Context, starter client.Starter) (*grading.
 		Relay: g.opts.relay(),
 	})
 	switch {
+	case ctx.Err() != nil:
+		// Stopped: whatever the run made of it (a start refused with
+		// "context canceled", a server killed mid-scenario) is not the
+		// student's doing.
+		return nil, ctx.Err()
 	case err == nil:
 		return res, nil
-	case ctx.Err() != nil:
-		return nil, ctx.Err()
 	case runCtx.Err() != nil:
 		return g.ungradable(grading.OutcomeTimeout, fmt.Sprintf(
 			"The grading run went over its whole-run limit of %v and was stopped. Every step of a run has a deadline of its own, "+
