@@ -294,11 +294,26 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitInternal, fmt.Errorf("printing the summary: %w", err)
 	}
 	if c.Incomplete {
-		return exitCannot, fmt.Errorf("%w; the results of the %d graded submission(s) are in %s, marked incomplete (%d not graded)",
-			err, len(c.Students), *out, len(c.NotGraded))
+		return exitCannot, fmt.Errorf("%w: %d of %d submission(s) graded, their results in %s; %d not graded (%s), "+
+			"listed in grades.csv with the status not-graded: grade them again",
+			err, len(c.Students), len(c.Students)+len(c.NotGraded), *out, len(c.NotGraded), someNames(c.NotGraded, 10))
 	}
 	fmt.Fprintf(e.stderr, "lab grade-class: results in %s (grades.csv, summary.md, students/ with one folder per student)\n", *out)
 	return exitOK, nil
+}
+
+// someNames lists the first names of names, safe to print on one line,
+// and how many more there are.
+func someNames(names []string, most int) string {
+	var shown []string
+	for i, n := range names {
+		if i == most {
+			shown = append(shown, fmt.Sprintf("and %d more", len(names)-most))
+			break
+		}
+		shown = append(shown, textesc.Line(n))
+	}
+	return strings.Join(shown, ", ")
 }
 
 // needsGo reports whether a submission has a build step (which may well

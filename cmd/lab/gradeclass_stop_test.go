@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcplab/mcplab/grading"
+)
+
+// SIGTERM while students are mid-grade, with one core kept busy: the one
+// graded before it keeps its result, each other student is not-graded
+// (never ungradable), and stderr, grades.csv and summary.md give the same
+// counts and names.
+func TestGradeClassStopIsExactUnderLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the lab and grades a class")
+	}
+	dir, bin, servers := labForClass(t)
+	busy := exec.Command("sh", "-c", "while :; do :; done")
+	if err := busy.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = busy.Process.Kill()
+		_ = busy.Wait()
+	})
+	subs := filepath.Join(dir, "class")
+	// Each submission holds its own copy of the bash test server, as a
+	// student's would: the sandbox shows a program nothing else of /tmp.
+	server, err := os.ReadFile(filepath.Join(servers, "student_sh", "server.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := "#!/bin/sh\nexec bash \"$(dirname \"$0\")/server.sh\"\n"
+	hang := "#!/bin/sh\nexec bash \"$(dirname \"$0\")/server.sh\" --mistake hang\n"
+	// With two at a time: ann and bob start; once ann is graded, cat takes
+	// its place; dan waits for a place that never frees before the signal.
+	for name, run := range map[string]string{"ann": good, "bob": hang, "cat": hang, "dan": good} {
+		if err := os.MkdirAll(filepath.Join(subs, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(subs, name, "run"), []byte(run), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(subs, name, "server.sh"), server, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "results")
+	cmd := exec.Command(bin, "grade-class", "--out", out, "--time-scale", "1", "--jobs", "2", subs)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		log.WriteString(sc.Text() + "\n")
+		if strings.Contains(sc.Text(), "[1/4] ann") {
+			break
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	rest := make(chan struct{})
+	go func() {
+		defer close(rest)
+		for sc.Scan() {
+			log.WriteString(sc.Text() + "\n")
+		}
+	}()
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
+	timer := time.NewTimer(60 * time.Second) // generous under load; bob's deadlines alone take longer
+	defer timer.Stop()
+	select {
+	case err = <-ended:
+	case <-timer.C:
+		_ = cmd.Process.Kill()
+		<-ended
+		<-rest
+		t.Fatalf("grade-class still ran 60 s after SIGTERM; stderr:\n%s", log.String())
+	}
+	<-rest
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Errorf("exit: %v, want status 2", err)
+	}
+	lesson, err := grading.LoadLesson(1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := 0
+	for _, c := range lesson.Checks {
+		m += c.Points
+	}
+	grades, err := os.ReadFile(filepath.Join(out, "grades.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("student,score,max_score,status,failed,flags\nann,%d,%d,graded,,\n"+
+		"bob,,%d,not-graded,,grading-stopped\ncat,,%d,not-graded,,grading-stopped\ndan,,%d,not-graded,,grading-stopped\n", m, m, m, m, m)
+	if string(grades) != want {
+		t.Errorf("grades.csv:\n%s\nwant:\n%s", grades, want)
+	}
+	if w := "1 of 4 submission(s) graded"; !strings.Contains(log.String(), w) || !strings.Contains(log.String(), "3 not graded (bob, cat, dan)") {
+		t.Errorf("stderr does not count 1 graded and 3 not graded (bob, cat, dan):\n%s", log.String())
+	}
+	summary, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(summary), "before 3 submission(s) were graded: bob, cat, dan.") {
+		t.Errorf("summary.md does not count and name the 3 not graded:\n%s", summary)
+	}
+	for _, name := range []string{"bob", "cat", "dan"} {
+		if _, err := os.Stat(filepath.Join(out, "students", name)); err == nil {
+			t.Errorf("%s, not graded, has a report folder", name)
+		}
+	}
+}
