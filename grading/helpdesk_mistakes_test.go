@@ -43,6 +43,7 @@ var helpdeskMistakes = map[string][]string{
 	"list-no-serverinfo":    {"tools.list"},
 	"no-input-schema":       {"tools.list"},
 	"vague-text":            {"tools.call"},
+	"cursor-ignored":        {"tools.bad-cursor"},
 	"number-arg-error":      {"tools.unknown-ticket"},
 	"missing-ticket-error":  {"tools.unknown-ticket"},
 	"unknown-tool-result":   {"tools.unknown-tool"},

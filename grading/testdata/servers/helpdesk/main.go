@@ -13,6 +13,7 @@
 //	list-no-serverinfo     tools/list has no _meta with serverInfo
 //	no-input-schema        tools/list's tools have no inputSchema
 //	vague-text             tools/call's text does not describe the ticket
+//	cursor-ignored         a cursor the server never gave out gets the first page
 //	number-arg-error       a ticket_id that is a number gets -32602, not an isError result
 //	missing-ticket-error   a ticket that does not exist gets -32602, not an isError result
 //	unknown-tool-result    an unknown tool gets an isError result, not -32602
@@ -90,6 +91,12 @@ var mistakes = map[string]mistake{
 	"vague-text": {out: onResult("structuredContent", func(r obj) {
 		r["content"] = []any{obj{"type": "text", "text": "Here is what you asked for."}}
 	})},
+	"cursor-ignored": {in: func(m obj) (obj, obj) {
+		if p := m.params(); p != nil && m["method"] == "tools/list" {
+			delete(p, "cursor")
+		}
+		return m, nil
+	}},
 	"number-arg-error": {in: func(m obj) (obj, obj) {
 		if m["method"] == "tools/call" {
 			if args, ok := m.params()["arguments"].(map[string]any); ok {
