@@ -196,8 +196,10 @@ LAB_TEST_MAIN=1 exec "$2" serve reader`
 		t.Errorf("%d pids written; still running after lab grade returned: %v", n, left)
 	}
 	wantErr := "lab grade: ended " + strconv.Itoa(n/2) + " process(es) the server had left running outside its process group"
-	if code != 0 || !strings.Contains(errb.String(), wantErr) {
-		t.Errorf("exit %d, want 0 and %q on stderr\n%s%s", code, wantErr, out, errb)
+	// The verdicts are the grader's business; what matters here is that the
+	// server was graded (0 or 1, not 2) and what it left was ended.
+	if code == exitCannot || code > exitFailed || !strings.Contains(errb.String(), wantErr) {
+		t.Errorf("exit %d, want 0 or 1 and %q on stderr\n%s%s", code, wantErr, out, errb)
 	}
 }
 
