@@ -18,6 +18,18 @@ import (
 // maxCaptureInput bounds the file of lines lab capture sends.
 const maxCaptureInput = 16 << 20
 
+// readDeadline bounds the time lab capture and lab validate spend reading
+// one file.
+const readDeadline = 30 * time.Second
+
+// readFile reads the regular file at path, at most limit bytes, within
+// readDeadline (see capture.ReadRegular).
+func readFile(ctx context.Context, path string, limit int64) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, readDeadline)
+	defer cancel()
+	return capture.ReadRegular(ctx, path, limit)
+}
+
 // orphanWait bounds the time spent ending the processes a server left
 // running, once the lab is done with it.
 const orphanWait = 10 * time.Second
@@ -46,7 +58,7 @@ func captureCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	out, inputPath, command := positional[0], positional[1], rest[1:]
 	out = strings.TrimSuffix(strings.TrimSuffix(out, ".jsonl"), ".md")
-	input, err := capture.ReadRegular(ctx, inputPath, maxCaptureInput)
+	input, err := readFile(ctx, inputPath, maxCaptureInput)
 	if err != nil {
 		return exitCannot, escaped(usageError{err.Error()})
 	}

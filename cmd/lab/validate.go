@@ -48,7 +48,7 @@ func validateCmd(ctx context.Context, e *env, args []string) (int, error) {
 		if ctx.Err() != nil {
 			return exitCannot, errors.New("interrupted before every file was checked")
 		}
-		data, err := capture.ReadRegular(ctx, f, maxValidateFile)
+		data, err := readFile(ctx, f, maxValidateFile)
 		var r *schema.FileReport
 		if err != nil {
 			r = &schema.FileReport{Path: f, Err: err}

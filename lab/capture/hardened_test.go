@@ -142,6 +142,11 @@ func TestCaptureReadRegularRefusesOthers(t *testing.T) {
 	if b, err := capture.ReadRegular(context.Background(), big, 4096); err != nil || len(b) != 2049 {
 		t.Errorf("under the bound: %d bytes, %v", len(b), err)
 	}
+	past, cancel := context.WithDeadline(context.Background(), time.Unix(0, 0))
+	defer cancel()
+	if _, err := capture.ReadRegular(past, big, 4096); err == nil || !strings.HasPrefix(err.Error(), "reading "+big+" took longer than this command allows a file") {
+		t.Errorf("past the deadline: %v", err)
+	}
 }
 
 // A server that starts a daemon with setsid, which keeps the output pipes

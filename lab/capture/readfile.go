@@ -45,7 +45,9 @@ func ReadRegular(ctx context.Context, path string, limit int64) ([]byte, error) 
 	buf := make([]byte, 0, info.Size()+1)
 	chunk := make([]byte, 64<<10)
 	for {
-		if err := ctx.Err(); err != nil {
+		if err := ctx.Err(); errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("reading %s took longer than this command allows a file: %w", path, err)
+		} else if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", path, err)
 		}
 		n, err := f.Read(chunk)
