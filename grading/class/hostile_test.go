@@ -27,6 +27,9 @@ var hostileNames = []string{
 	"grades.csv", "summary.md", class.StudentsDir,
 }
 
+// hostileIPCKey is the key of hostile-ipc-writer's System V objects.
+const hostileIPCKey = 0x4d43504c
+
 // hostileRow is a row of the hostile table of EXPECTED.md.
 type hostileRow struct {
 	outcome, score string
@@ -276,12 +279,29 @@ func checkHostile(t *testing.T, sb sandbox.Sandbox) {
 			if left := processesOf(uid); len(left) > 0 {
 				t.Errorf("uid %d still runs %v", uid, left)
 			}
-			for _, d := range []string{"/tmp", "/var/tmp", "/dev/shm"} {
+			for _, d := range []string{"/tmp", "/var/tmp", "/dev/shm", "/run/lock"} {
 				if left := ownedBy(d, uid); len(left) > 0 {
 					t.Errorf("uid %d left %v", uid, left)
 				}
 			}
+			if left, err := sandbox.SysVObjectsOf(uid); err != nil || len(left) > 0 {
+				t.Errorf("uid %d left System V IPC objects %+v (%v)", uid, left, err)
+			}
 		}
+	}
+	// hostile-ipc-writer's objects stayed in its own IPC namespace, in
+	// either sandbox.
+	if objs, err := sandbox.SysVObjects(); err != nil {
+		t.Error(err)
+	} else {
+		for _, o := range objs {
+			if o.Key == hostileIPCKey {
+				t.Errorf("hostile-ipc-writer's %s (key %#x, uid %d) outlived the class", o.Kind, o.Key, o.UID)
+			}
+		}
+	}
+	if matches, _ := filepath.Glob("/run/lock/hostile-*"); len(matches) > 0 {
+		t.Errorf("left behind: %v", matches)
 	}
 	for _, d := range []string{"/tmp", "/var/tmp", "/dev/shm"} {
 		matches, _ := filepath.Glob(filepath.Join(d, "hostile-*"))
