@@ -47,7 +47,11 @@ func TestClientStreamCaps(t *testing.T) {
 	}
 	l := got[0]
 	l.text = "abc"
-	if sh := l.shown(s); sh != "abc… [cut: 3145728 more bytes of this line not kept: a line is kept up to 1048576 bytes]" {
+	if sh := l.shown(s); sh != "abc… [cut: 3145728 more bytes of this line not kept: a line is kept up to 1048576 bytes, 65536 in a transcript]" {
+		t.Errorf("shown %q", sh)
+	}
+	l.text = strings.Repeat("w", 1<<20)
+	if sh := l.shown(s); len(sh) > EventTextMax || !strings.HasSuffix(sh, fmt.Sprintf("… [cut: %d more bytes of this line not kept: a line is kept up to 1048576 bytes, 65536 in a transcript]", 4<<20-(EventTextMax-160))) {
 		t.Errorf("shown %q", sh)
 	}
 }

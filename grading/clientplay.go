@@ -348,6 +348,18 @@ commands:
 		note(EventSend, cmd)
 		if _, err := io.WriteString(stdin, cmd+"\n"); err != nil {
 			note(EventNote, fmt.Sprintf("writing command %d failed: %v", i+1, err))
+			// Its stdin is closed: it is ending, or has ended. Whether the
+			// write or its exit came first is a race, so the verdict is
+			// the same as for a client seen to exit (see the select below).
+			wait := time.NewTimer(scaled(exitDeadline, scale))
+			select {
+			case e := <-exited:
+				exit = &e
+				run.exitAt = r.Since()
+			case <-wait.C:
+			case <-ctx.Done():
+			}
+			wait.Stop()
 			break
 		}
 		timer := time.NewTimer(perAnswer)

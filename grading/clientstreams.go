@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 )
 
 // streamLine is one line a client wrote to a stream, as far as it was
@@ -18,13 +19,23 @@ type streamLine struct {
 	dropped bool
 }
 
-// shown is the line as a transcript shows it: the kept text, and a marker
-// that says what was cut.
+// shown is the line as a transcript shows it: the kept text, up to
+// EventTextMax with its marker, which says how many bytes of the line
+// were not kept and why.
 func (l streamLine) shown(s *clientStream) string {
-	if l.cut > 0 {
-		return l.text + fmt.Sprintf("… [cut: %d more bytes of this line not kept: a line is kept up to %d bytes]", l.cut, s.lineMax)
+	text, cut := l.text, l.cut
+	if room := EventTextMax - 160; len(text) > room {
+		keep := room
+		for keep > 0 && !utf8.RuneStart(text[keep]) {
+			keep--
+		}
+		cut += int64(len(text) - keep)
+		text = text[:keep]
 	}
-	return l.text
+	if cut > 0 {
+		return text + fmt.Sprintf("… [cut: %d more bytes of this line not kept: a line is kept up to %d bytes, %d in a transcript]", cut, s.lineMax, EventTextMax)
+	}
+	return text
 }
 
 // clientStream reads one of a client's output streams within its caps:
