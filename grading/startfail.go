@@ -18,10 +18,12 @@ const (
 // notStarted says why a played scenario shows a program that never started
 // as a server, or "" when it did start. A program that exits with status
 // 126 or 127 (a shell's "cannot execute" and "command not found") did not
-// start; nor did one that ended by itself before it showed the readiness
-// the lesson's manifest names, while the client had sent it nothing of the
-// scenario yet. Both are read from the whole record of the run, once every
-// line it wrote has been read, so the verdict does not hang on timing.
+// start; nor did one that ended by itself, before the client was done with
+// it, without ever showing the readiness the lesson's manifest names or
+// answering anything. Both are read from the whole record of the run, once
+// every line it wrote has been read, so the verdict does not hang on
+// timing: a program slow to fail on a loaded machine, which the client
+// stopped waiting for and sent the scenario to, is judged the same.
 func notStarted(run *client.Run, ready client.Readiness) string {
 	exitedByItself := run.Exit.Err == nil && run.Exit.Signal == "" && run.Exit.Reason == "" &&
 		!run.Killed && !run.OutputCapped && run.Exit.Code >= 0
@@ -34,8 +36,8 @@ func notStarted(run *client.Run, ready client.Readiness) string {
 		what = "it exited with status 126, which a shell gives when the program it was asked to run exists but cannot be executed"
 	case code == 127:
 		what = "it exited with status 127, which a shell gives when the program it was asked to run does not exist"
-	case run.EarlyExit && !ready.Shown(run) && !sentScenario(run, ready):
-		what = fmt.Sprintf("it %s before it showed it was ready, and before the grader sent it anything of the scenario", run.Exit)
+	case run.EarlyExit && !ready.Shown(run) && len(run.Answers) == 0:
+		what = fmt.Sprintf("it %s before it showed it was ready, without answering anything", run.Exit)
 	default:
 		return ""
 	}
@@ -43,21 +45,6 @@ func notStarted(run *client.Run, ready client.Readiness) string {
 		"so there was nothing to grade, which is not a fail. Rule: a server starts, shows it is ready, then reads stdin. "+
 		"Fix: run the same command by hand (lab run -- COMMAND) and mend what its stderr says",
 		run.Scenario.Name, what, ready.Describe())
-}
-
-// sentScenario reports whether the client sent the server any chunk of
-// the scenario (the readiness probe does not count).
-func sentScenario(run *client.Run, ready client.Readiness) bool {
-	sends := 0
-	for _, ev := range run.Events {
-		if ev.Kind == client.EventSend {
-			sends++
-		}
-	}
-	if len(ready.Probe) > 0 {
-		sends--
-	}
-	return sends > 0
 }
 
 // stderrTail is the last lines the server wrote to stderr in run, each

@@ -97,15 +97,16 @@ func checkUngradable(t *testing.T, res *grading.Result) {
 	}
 }
 
-// A server that is slow to show it is ready, or never does, but reads its
-// input is graded: only a program that ends before it is ready, with
-// nothing of the scenario sent, did not start.
+// A server that never shows it is ready but answers is graded, even when
+// it then dies: only a program that ends before it is ready, having
+// answered nothing, did not start.
 func TestNoReadyLineIsGraded(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "run")
-	// No ready line; it dies on the first line it reads.
-	if err := os.WriteFile(p, []byte("#!/bin/sh\nread line\nexit 1\n"), 0o755); err != nil {
+	// No ready line; it answers the first line it reads with a result for
+	// id 1, then dies.
+	if err := os.WriteFile(p, []byte("#!/bin/sh\nread line\necho '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}'\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	res := grade(t, client.Command{Path: p}, grading.Options{TimeScale: 0.2})
@@ -137,5 +138,22 @@ func TestUngradableStartProbeLesson(t *testing.T) {
 		if c.Status != grading.StatusSkip {
 			t.Errorf("%s: %s, want skipped", c.ID, c.Status)
 		}
+	}
+}
+
+// A program slow to fail, which the client stopped waiting for and sent
+// the scenario to (as on a loaded machine), did not start all the same.
+func TestUngradableStartSlowToFail(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "run")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\nsleep 1\necho 'no config' >&2\nexit 2\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Deadlines × 0.1: the client waits 300 ms for the ready line, then
+	// goes on without it.
+	res := grade(t, client.Command{Path: p}, grading.Options{TimeScale: 0.1})
+	checkUngradable(t, res)
+	if w := "exited with status 2 before it showed it was ready, without answering anything"; !strings.Contains(res.Problem, w) {
+		t.Errorf("problem:\n%s\nwant it to contain:\n%s", res.Problem, w)
 	}
 }
