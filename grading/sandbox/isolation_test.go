@@ -221,6 +221,7 @@ func TestProcessMemoryTogether(t *testing.T) {
 			killed++
 		}
 	}
+	t.Logf("six hogs of 450 MB in one job: %d held at the end (%v), %d killed by the kernel", len(holding), holding, killed)
 	if killed < 5 {
 		t.Errorf("%d hogs were killed (ended %v), want at least 5", killed, ended)
 	}
