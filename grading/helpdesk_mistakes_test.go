@@ -54,6 +54,7 @@ var helpdeskMistakes = map[string][]string{
 	"meta-outside-params":   {"meta.required"},
 	"no-jsonrpc-check":      {"errors.invalid-request"},
 	"null-id-echo":          {"errors.null-id"},
+	"bool-id-accepted":      {"errors.null-id"},
 	"parse-id-null":         {"errors.parse-no-id"},
 	"answers-notifications": {"notifications.silent"},
 	"no-legacy":             {"legacy.initialize"},

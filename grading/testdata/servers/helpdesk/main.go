@@ -24,6 +24,7 @@
 //	meta-outside-params    _meta beside params counts as if it were inside
 //	no-jsonrpc-check       a request without "jsonrpc":"2.0" is served
 //	null-id-echo           -32600 for a request whose id is null carries "id": null
+//	bool-id-accepted       a request whose id is true is served, answered with id true
 //	parse-id-null          -32700 carries "id": null
 //	answers-notifications  a notification gets -32601 with no id
 //	no-legacy              initialize gets -32601
@@ -150,6 +151,19 @@ var mistakes = map[string]mistake{
 		}
 		return []obj{m}
 	}},
+	"bool-id-accepted": {
+		in: func(m obj) (obj, obj) {
+			if m["id"] == true {
+				m["id"] = boolStandIn
+			}
+			return m, nil
+		},
+		out: func(m obj) []obj {
+			if m["id"] == boolStandIn {
+				m["id"] = true
+			}
+			return []obj{m}
+		}},
 	"parse-id-null": {out: func(m obj) []obj {
 		if errCode(m) == -32700 {
 			m["id"] = nil
@@ -197,6 +211,10 @@ var mistakes = map[string]mistake{
 	"no-stderr":     {},
 	"exit-status-1": {},
 }
+
+// boolStandIn is the id a true id travels under through the reference
+// server, which would refuse it.
+const boolStandIn = "mistake:bool-id"
 
 // mistake is one broken rule.
 type mistake struct {
