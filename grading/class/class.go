@@ -441,10 +441,9 @@ func (g *grader) student(ctx context.Context, slot, index int, sub Folder) (*Stu
 	finish := func(res *grading.Result) (*Student, error) {
 		res.Submission = in.sub
 		res.DurationMS = time.Since(started).Milliseconds()
-		if res.Gradable && g.reference != nil && sameTranscript(res.Transcript, g.reference) {
+		if res.Gradable && g.reference != nil && sameAsReference(res.Transcript, g.reference) {
 			st.Flags = append(st.Flags, FlagReferenceTranscript)
-			notes = append(notes, "Every answer, log line and exit of this run is what the reference server gave: "+
-				"check that the student wrote the server that was graded.")
+			notes = append(notes, sameAsReferenceNote(res.Transcript))
 		}
 		if sandbox.WorkspaceFull(work) {
 			st.Flags = append(st.Flags, FlagWorkspaceFull)

@@ -14,6 +14,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -368,4 +370,71 @@ func copyFile(ctx context.Context, w io.Writer, root *os.Root, rel string) error
 			return err
 		}
 	}
+}
+
+// A client lesson's run is compared with the reference client's after
+// what differs from run to run is normalised: socket and other paths,
+// loopback addresses and ports, long hexadecimal or base64 tokens, and
+// every number (ids, connection numbers, times).
+var (
+	runPath  = regexp.MustCompile(`(?:/[A-Za-z0-9._+-]+){2,}`)
+	runAddr  = regexp.MustCompile(`(?:127\.0\.0\.1|localhost|\[::1\]):[0-9]+`)
+	runToken = regexp.MustCompile(`[0-9A-Fa-f]{8,}|[A-Za-z0-9+/_-]{24,}={0,2}`)
+	runDigit = regexp.MustCompile(`[0-9]+`)
+)
+
+// sameClientRun reports whether a client lesson's run shows the reference
+// client at work: every message it sent the servers the lab played, and
+// every answer it gave, scenario by scenario, are the reference client's
+// once normalised (see normalRun), whatever their order in time. Its
+// stderr and exits are left out: a copy of the lab's client may be started
+// another way and log otherwise. A run with no message to a server (a
+// server lesson's, or a client that never reached one) is never the same.
+func sameClientRun(student, reference []grading.Event) bool {
+	a, b := clientSide(student), clientSide(reference)
+	return len(a) > 0 && slices.Equal(a, b)
+}
+
+func clientSide(events []grading.Event) []string {
+	var out []string
+	traffic := false
+	for _, e := range events {
+		switch e.Kind {
+		case grading.EventToServer:
+			traffic = true
+		case grading.EventAnswer:
+		default:
+			continue
+		}
+		out = append(out, e.Scenario+"\x00"+string(e.Kind)+"\x00"+normalRun(e.Text))
+	}
+	if !traffic {
+		return nil
+	}
+	slices.Sort(out)
+	return out
+}
+
+// normalRun replaces in s what differs from run to run of the same client.
+func normalRun(s string) string {
+	s = runAddr.ReplaceAllString(s, "ADDR")
+	s = runPath.ReplaceAllString(s, "PATH")
+	s = runToken.ReplaceAllString(s, "TOKEN")
+	return runDigit.ReplaceAllString(s, "N")
+}
+
+// sameAsReference reports whether a run is the reference's: a server's
+// (see sameTranscript) or a client's (see sameClientRun).
+func sameAsReference(student, reference []grading.Event) bool {
+	return sameTranscript(student, reference) || sameClientRun(student, reference)
+}
+
+// sameAsReferenceNote tells the teacher what sameAsReference found.
+func sameAsReferenceNote(run []grading.Event) string {
+	if clientSide(run) != nil {
+		return "Every message this client sent its servers and every answer it gave are what the reference client's run gave " +
+			"(ports, socket paths, ids and times aside): check that the student wrote the client that was graded."
+	}
+	return "Every answer, log line and exit of this run is what the reference server gave: " +
+		"check that the student wrote the server that was graded."
 }

@@ -1,0 +1,289 @@
+package class_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcplab/mcplab/grading/class"
+	"github.com/mcplab/mcplab/grading/report"
+	"github.com/mcplab/mcplab/grading/sandbox"
+)
+
+// hostileClient builds the hostile lesson-3 client (grading/testdata/
+// clients/hostile), static, so that it runs in the container sandbox's
+// image too.
+var hostileClient = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(labDir, "hostile-client")
+	cmd := exec.Command("go", "build", "-o", bin, "./grading/testdata/clients/hostile")
+	cmd.Dir = filepath.Join("..", "..")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./grading/testdata/clients/hostile: %w\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// readClientHostile parses the table of grading/testdata/clients/
+// EXPECTED.md.
+func readClientHostile(t *testing.T) map[string]hostileRow {
+	t.Helper()
+	f, err := os.Open(filepath.Join(testdata(t), "clients", "EXPECTED.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows := map[string]hostileRow{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		cells := strings.Split(sc.Text(), "|")
+		if len(cells) != 7 {
+			continue
+		}
+		c := cells[1:6]
+		for i := range c {
+			c[i] = strings.TrimSpace(c[i])
+		}
+		if !strings.HasPrefix(c[0], "client-") {
+			continue
+		}
+		rows[c[0]] = hostileRow{outcome: c[1], score: c[2], failed: cellList(c[3]), flags: cellList(c[4])}
+	}
+	if len(rows) != 7 {
+		t.Fatalf("clients/EXPECTED.md: %d client rows read, want 7; has its table changed shape?", len(rows))
+	}
+	return rows
+}
+
+// clientHostileClass makes the class of clients/EXPECTED.md: each hostile
+// client with the correct student client beside it (which some attacks
+// run after theirs), the correct client alone, a run script that execs
+// the relay copy of the rig's folder, and a submission that ships the lab
+// binary and runs its client.
+func clientHostileClass(t *testing.T) string {
+	t.Helper()
+	read := func(build func() (string, error)) []byte {
+		exe, err := build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(exe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	student, hostile, lab := read(studentClient), read(hostileClient), read(labBinary)
+	attack := func(name string) string {
+		return "#!/bin/sh\nexec \"$(dirname \"$0\")/hostile\" -attack " + name + " \"$@\"\n"
+	}
+	folders := map[string]map[string][]byte{
+		"client-good":           {"client": student, "run": []byte("#!/bin/sh\nexec \"$(dirname \"$0\")/client\" \"$@\"\n")},
+		"client-flood":          {"hostile": hostile, "run": []byte(attack("flood"))},
+		"client-sockets":        {"hostile": hostile, "client": student, "run": []byte(attack("sockets"))},
+		"client-partial-stderr": {"hostile": hostile, "client": student, "run": []byte(attack("partial-stderr"))},
+		"client-peer":           {"hostile": hostile, "client": student, "run": []byte(attack("peer"))},
+		"client-lab-copy":       {"run": []byte("#!/bin/sh\nexec \"$(dirname \"$(dirname \"$2\")\")/lab\" client \"$@\"\n")},
+		"client-lab-ship":       {"lab": lab, "run": []byte("#!/bin/sh\nexec \"$(dirname \"$0\")/lab\" client \"$@\"\n")},
+	}
+	subs := filepath.Join(openDir(t), "submissions")
+	for name, files := range folders {
+		dir := filepath.Join(subs, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for f, data := range files {
+			if err := os.WriteFile(filepath.Join(dir, f), data, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return subs
+}
+
+// peakRSS is the test process's peak resident memory (VmHWM), in bytes.
+func peakRSS(t *testing.T) int64 {
+	t.Helper()
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			if err != nil {
+				t.Fatalf("VmHWM: %v", err)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmHWM in /proc/self/status")
+	return 0
+}
+
+// checkClientHostile grades the hostile client class in sb as grade-class
+// does (every format, each student's record.json, class.json) and checks
+// each row of clients/EXPECTED.md, the grader's peak memory and the size
+// of the results.
+func checkClientHostile(t *testing.T, sb sandbox.Sandbox) {
+	rows := readClientHostile(t)
+	subs := clientHostileClass(t)
+	bin, err := labBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outDir := filepath.Join(openDir(t), "results")
+	out, err := class.CreateOut(outDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := class.GradedWith{LabVersion: "test", Lesson: 3, TimeScale: 2}
+	var mu sync.Mutex
+	var writeErr error
+	opts := class.Options{Lesson: 3, Sandbox: sb, Jobs: 4, TimeScale: 2, Reference: []string{bin, "client"},
+		OnResult: func(_, _ int, s *class.Student) {
+			err := out.WriteStudent(s, report.Formats())
+			if err == nil {
+				err = out.WriteStudentRecord(s, with)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil && writeErr == nil {
+				writeErr = err
+			}
+		}}
+	if sb.Name() == "container" {
+		opts.Root = filepath.Dir(subs)
+	}
+	c, err := class.Grade(context.Background(), subs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if writeErr != nil {
+		t.Fatal(writeErr)
+	}
+	if err := out.WriteRecord(c, "test", class.Shard{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteGradebook(out); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	got := map[string]*class.Student{}
+	for _, s := range c.Students {
+		got[s.Name] = s
+	}
+	var table []string
+	for _, name := range slices.Sorted(func(yield func(string) bool) {
+		for n := range rows {
+			if !yield(n) {
+				return
+			}
+		}
+	}) {
+		w := rows[name]
+		s := got[name]
+		if s == nil {
+			t.Errorf("%s: not graded", name)
+			continue
+		}
+		r := s.Result
+		score := "-"
+		if r.Gradable {
+			score = strconv.Itoa(r.Score) + "/" + strconv.Itoa(r.MaxScore)
+		}
+		cell := func(xs []string) string {
+			if len(xs) == 0 {
+				return "-"
+			}
+			return strings.Join(xs, ", ")
+		}
+		table = append(table, fmt.Sprintf("| %s | %s | %s | %s | %s |", name, r.Outcome.Kind, score, cell(r.Failed()), cell(s.Flags)))
+		if string(r.Outcome.Kind) != w.outcome || score != w.score || !slices.Equal(r.Failed(), w.failed) || !slices.Equal(s.Flags, w.flags) {
+			t.Errorf("%s sandbox, %s: outcome %s, score %s, failed %v, flags %v; want %s, %s, %v, %v\n(%s)",
+				sb.Name(), name, r.Outcome.Kind, score, r.Failed(), s.Flags, w.outcome, w.score, w.failed, w.flags, r.Outcome.Detail)
+			for _, ch := range r.Checks {
+				if ch.Status != "pass" {
+					t.Logf("  %s %s: %.600s", ch.Status, ch.ID, ch.Message)
+				}
+			}
+		}
+	}
+	t.Logf("%s sandbox, as graded:\n%s", sb.Name(), strings.Join(table, "\n"))
+
+	// The grader's memory and the results stay bounded.
+	peak := peakRSS(t)
+	t.Logf("peak RSS of the test process: %d MiB", peak>>20)
+	if peak > 1<<30 {
+		t.Errorf("the test process's peak RSS is %d MiB, over 1 GiB", peak>>20)
+	}
+	var total int64
+	perStudent := map[string]int64{}
+	err = filepath.WalkDir(outDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		total += info.Size()
+		if rel, err := filepath.Rel(filepath.Join(outDir, class.StudentsDir), p); err == nil && !strings.HasPrefix(rel, "..") {
+			perStudent[strings.SplitN(rel, string(filepath.Separator), 2)[0]] += info.Size()
+		}
+		if info.Size() > 8<<20 {
+			t.Errorf("%s is %d bytes, over 8 MiB", p, info.Size())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("results: %d KiB in all; per student (KiB): %v", total>>10, kib(perStudent))
+	if limit := int64(len(rows)) * 6 << 20; total > limit {
+		t.Errorf("the results are %d MiB, over %d MiB (6 MiB a student)", total>>20, limit>>20)
+	}
+	for name, n := range perStudent {
+		if n > 16<<20 {
+			t.Errorf("%s's results are %d MiB, over 16 MiB", name, n>>20)
+		}
+	}
+}
+
+func kib(m map[string]int64) map[string]int64 {
+	out := map[string]int64{}
+	for k, v := range m {
+		out[k] = v >> 10
+	}
+	return out
+}
+
+// The hostile client classes are not run in parallel with other tests:
+// the class is graded in the test's own process, whose peak memory is
+// what they measure.
+
+func TestClientHostileProcessSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: grading the hostile client class takes minutes")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: without it the process sandbox keeps the grader's user, and holds much less (see README)")
+	}
+	checkClientHostile(t, processSandbox(t))
+}
+
+func TestClientHostileContainerSandbox(t *testing.T) {
+	checkClientHostile(t, containerSandbox(t))
+}
