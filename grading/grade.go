@@ -57,7 +57,9 @@ type Lesson struct {
 }
 
 // ReadinessFor is how the scripted client sees that a lesson's server is
-// ready, from the lesson's manifest.
+// ready, from the lesson's manifest. With a probe, Play sends it in the
+// scenario's own process (lab run does); Grade does not (see
+// ScenarioReadiness).
 func ReadinessFor(m *lessons.Manifest) client.Readiness {
 	switch m.Ready.Kind {
 	case "none":
@@ -66,6 +68,50 @@ func ReadinessFor(m *lessons.Manifest) client.Readiness {
 		return client.Readiness{Probe: []byte(m.Ready.Probe + "\n")}
 	}
 	return client.Readiness{Stderr: m.Ready.Pattern}
+}
+
+// ScenarioReadiness is how the grader waits for a lesson's server before
+// each scenario. A stderr line is read as it comes and changes nothing. A
+// probe would: it is a request the server answers, and a server may pick how
+// it answers everything after it from its opening exchange (the TypeScript
+// SDK v2 picks the protocol's era that way). So the grader sends a probe in
+// a process of its own, which it then ends (ProbeReadiness), and starts each
+// scenario at once in a fresh process, with nothing sent before it; a
+// server still starting reads the scenario's first lines from its pipe when
+// it gets to them.
+func ScenarioReadiness(m *lessons.Manifest) client.Readiness {
+	if m.Ready.Kind == "probe" {
+		return client.Readiness{None: true}
+	}
+	return ReadinessFor(m)
+}
+
+// probeName names the readiness probe's process in transcripts.
+const probeName = "readiness-probe"
+
+// probeScenario is the whole life of the process that answers the readiness
+// probe: once it has answered (or the ready deadline has passed) it is
+// stopped, and nothing it did is judged.
+func probeScenario() *scenario.Scenario {
+	return &scenario.Scenario{Name: probeName, Parts: map[string][]byte{},
+		Steps: []scenario.Step{{Kind: scenario.StepKill, Source: "kill"}}}
+}
+
+// ProbeReadiness starts the server once, sends the lesson's readiness probe
+// and waits for its answer, as a 2026-07-28 client does in a process of its
+// own before its real connection; then it stops that process. It returns
+// the run (nil when the manifest names no probe): its Ready says whether
+// the answer came.
+func ProbeReadiness(ctx context.Context, m *lessons.Manifest, starter client.Starter, co client.Options) (*client.Run, error) {
+	if m.Ready.Kind != "probe" {
+		return nil, nil
+	}
+	co.Ready = ReadinessFor(m)
+	run, err := client.Play(ctx, probeScenario(), starter, co)
+	if err != nil {
+		return nil, fmt.Errorf("probing the server for readiness: %w", err)
+	}
+	return run, nil
 }
 
 // LoadLesson reads a lesson's grading data through its manifest, from dir
@@ -170,8 +216,12 @@ func LoadLesson(number int, dir fs.FS) (*Lesson, error) {
 				}
 			}
 		}
-		if _, err := readLines(sc); err != nil {
+		lines, err := readLines(sc)
+		if err != nil {
 			return nil, fmt.Errorf("lesson %d: %w", number, err)
+		}
+		if err := isolated(sc, lines); err != nil {
+			return nil, fmt.Errorf("lesson %d: %s: %w", number, f, err)
 		}
 		if err := validateAnswerTests(sc, tagErr); err != nil {
 			return nil, fmt.Errorf("lesson %d: %w", number, err)
@@ -212,11 +262,34 @@ func Grade(ctx context.Context, opts Options) (*Result, error) {
 	}
 
 	perScenario, perGrade := judges(lesson.Checks)
+	framed := false
+	for _, c := range lesson.Checks {
+		framed = framed || c.ID == checkSplitMessage || c.ID == checkManyPerChunk
+	}
 	res := &Result{Lesson: lesson.Number, Gradable: true, Seed: seed}
 	t := newTally()
 	var runs []*evidence
+	probeOpts := client.Options{TimeScale: opts.TimeScale, MaxOutput: opts.MaxOutput}
+	if opts.OnEvent != nil {
+		probeOpts.OnEvent = func(ev client.Event) { opts.OnEvent(probeName, ev) }
+	}
+	probe, err := ProbeReadiness(ctx, lesson.Manifest, opts.Starter, probeOpts)
+	if err != nil {
+		return nil, err
+	}
+	if probe != nil {
+		for _, ev := range probe.Events {
+			res.Transcript = append(res.Transcript, Event{Scenario: probeName, AtMS: ev.At.Milliseconds(), Kind: ev.Kind, Text: ev.Text})
+		}
+		if probe.StartErr != nil {
+			return res.couldNotStart(lesson.Checks, "the server could not be started: "+probe.StartErr.Error(), started), nil
+		}
+		if why := notStarted(probe, ReadinessFor(lesson.Manifest)); why != "" {
+			return res.couldNotStartWith(lesson.Checks, why, probe, started), nil
+		}
+	}
 	for _, sc := range scenarios {
-		co := client.Options{Ready: ReadinessFor(lesson.Manifest), TimeScale: opts.TimeScale, MaxOutput: opts.MaxOutput}
+		co := client.Options{Ready: ScenarioReadiness(lesson.Manifest), TimeScale: opts.TimeScale, MaxOutput: opts.MaxOutput}
 		if opts.OnEvent != nil {
 			name := sc.Name
 			co.OnEvent = func(ev client.Event) { opts.OnEvent(name, ev) }
@@ -231,10 +304,12 @@ func Grade(ctx context.Context, opts Options) (*Result, error) {
 		if run.StartErr != nil {
 			return res.couldNotStart(lesson.Checks, "the server could not be started: "+run.StartErr.Error(), started), nil
 		}
-		if why := notStarted(run, ReadinessFor(lesson.Manifest)); why != "" {
+		// The scenario was played with ScenarioReadiness: judge its start by
+		// that (a probe lesson's start is judged on the probe's run above).
+		if why := notStarted(run, ScenarioReadiness(lesson.Manifest)); why != "" {
 			return res.couldNotStartWith(lesson.Checks, why, run, started), nil
 		}
-		ev, err := newEvidence(run, sc)
+		ev, err := newEvidence(run, sc, framed)
 		if err != nil {
 			return nil, fmt.Errorf("lesson %d: %w", lesson.Number, err)
 		}
@@ -379,14 +454,16 @@ func classify(evs []*evidence, res *Result) Outcome {
 		// A crash that comes after stdin closed, with requests still
 		// unanswered, is the same crash seen a little later (a slow
 		// machine): the outcome must not depend on when it came.
-		if r.ExitedAfterClose && !r.Exit.OK() && len(ev.missingRequests()) > 0 {
-			return Outcome{Kind: OutcomeExited, Detail: fmt.Sprintf("In scenario %s the server %s before it had answered every request.", r.Scenario.Name, r.Exit)}
+		// So is one on the line that can end a server, which its scenario
+		// sends last: whether it comes before or after the close is timing.
+		if r.ExitedAfterClose && !r.Exit.OK() && (len(ev.missingRequests()) > 0 || ev.endedOnFatalLine()) {
+			return Outcome{Kind: OutcomeExited, Detail: fmt.Sprintf("In scenario %s the server %s before it had answered every line that deserves an answer.", r.Scenario.Name, r.Exit)}
 		}
 	}
 	for _, ev := range evs {
 		r := ev.run
-		if len(r.AwaitMissed) > 0 {
-			return Outcome{Kind: OutcomeTimeout, Detail: fmt.Sprintf("In scenario %s no answer to id %s came in time.", r.Scenario.Name, strings.Join(r.AwaitMissed, ", id "))}
+		if missed := explicitMisses(r); len(missed) > 0 {
+			return Outcome{Kind: OutcomeTimeout, Detail: fmt.Sprintf("In scenario %s no answer to id %s came in time.", r.Scenario.Name, strings.Join(missed, ", id "))}
 		}
 		if r.Killed && r.Closed {
 			return Outcome{Kind: OutcomeTimeout, Detail: fmt.Sprintf("In scenario %s %s.", r.Scenario.Name, r.KillReason)}
@@ -402,4 +479,23 @@ func classify(evs []*evidence, res *Result) Outcome {
 		}
 	}
 	return Outcome{Kind: OutcomeWrongAnswers, Detail: fmt.Sprintf("%d check(s) failed: %s.", len(failed), strings.Join(failed, ", "))}
+}
+
+// explicitMisses lists the ids a scenario's own await steps waited for in
+// vain. The await added before a close is left out: a request it waits for
+// in vain is a missing answer, judged as one, not a server too slow.
+func explicitMisses(r *client.Run) []string {
+	awaited := map[string]bool{}
+	for _, st := range r.Scenario.Steps {
+		if st.Kind == scenario.StepAwait && !st.Implicit {
+			awaited[string(st.ID)] = true
+		}
+	}
+	var out []string
+	for _, id := range r.AwaitMissed {
+		if awaited[id] {
+			out = append(out, id)
+		}
+	}
+	return out
 }

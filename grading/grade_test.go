@@ -105,23 +105,32 @@ func TestReferenceGetsFullMarks(t *testing.T) {
 func TestKnownBadServers(t *testing.T) {
 	t.Parallel()
 	beyondSeed := []string{"beyond-seed.id-type", "beyond-seed.wait-params"}
-	// A server that loses lines, by reading a chunk as a line or by dying,
-	// fails the check of every line it leaves unanswered.
-	lost := []string{"errors.invalid-request", "methods.wait", "methods.unknown", "answers.once"}
 	tests := map[string]wantGrade{
 		"": {grading.OutcomeGraded, nil, 21, nil},
+		// One fault, one check: the lines it loses in 01-schedule are
+		// charged to the framing checks alone (the split ping to
+		// split-message, the ping after it to many-per-chunk), and the
+		// parse errors its pieces got to nothing else. Every other line is
+		// in a write of its own, which it reads right.
 		"chunk-as-line": {grading.OutcomeWrongAnswers,
-			concat([]string{"framing.split-message", "framing.many-per-chunk"}, lost, beyondSeed), 10, nil},
+			[]string{"framing.split-message", "framing.many-per-chunk"}, 17, nil},
+		// It takes the tail of a chunk for a whole line: the split ping
+		// gets two parse errors and no answer, which framing.split-message
+		// alone is charged with.
+		"chunk-tail": {grading.OutcomeWrongAnswers, []string{"framing.split-message"}, 19, nil},
+		// It drops what is running at end of input. The grader waits for
+		// its answers before closing stdin, as a real client does, so only
+		// 05-end-of-input, which closes stdin with a wait running, sees it.
+		"abort-on-eof":          {grading.OutcomeWrongAnswers, []string{"methods.wait"}, 20, nil},
 		"sequential":            {grading.OutcomeTimeout, []string{"order.concurrent"}, 19, nil},
 		"answers-notifications": {grading.OutcomeWrongAnswers, []string{"notifications.silent"}, 20, nil},
 		"stringify-ids":         {grading.OutcomeWrongAnswers, []string{"ids.exact"}, 19, nil},
 		"banner":                {grading.OutcomeProtocolViolation, []string{"stdout.messages-only"}, 19, nil},
 		"no-exit":               {grading.OutcomeTimeout, []string{"lifecycle.exit-on-eof"}, 20, nil},
-		// It dies on the first line of 02-bad-lines, with nothing else
-		// pending, so the lines it loses there do not depend on timing.
-		"crash-on-bad-json": {grading.OutcomeExited,
-			concat([]string{"errors.parse"}, lost, []string{"lifecycle.exit-on-eof"}, beyondSeed), 12, nil},
-		"no-ready": {grading.OutcomeWrongAnswers, []string{"stderr.logs"}, 20, nil},
+		// It dies on the line of 06-not-json, the one line there (evidence
+		// isolation): that line's check, and no other, is charged with it.
+		"crash-on-bad-json": {grading.OutcomeExited, []string{"errors.parse"}, 20, nil},
+		"no-ready":          {grading.OutcomeWrongAnswers, []string{"stderr.logs"}, 20, nil},
 		// crash-at-start never starts: TestUngradableStart.
 		// Seed 003's own two choices, and nothing else wrong.
 		"seed-choices": {grading.OutcomeWrongAnswers, beyondSeed, 19, nil},
@@ -163,23 +172,37 @@ func concat(lists ...[]string) []string {
 }
 
 // TestFailuresSayWhichLine checks that a failure ties the expected answer
-// to the line that asks for it, and states counts when answers with id null
-// are missing, without contradicting itself.
+// to the line that asks for it, and that a line lost to framing is named by
+// one framing check only: the split ping by framing.split-message, never by
+// framing.many-per-chunk, though its last piece shares a write with the
+// ping after it.
 func TestFailuresSayWhichLine(t *testing.T) {
 	t.Parallel()
-	res := grade(t, client.Command{Path: bin(t, "student"), Args: []string{"-mistake", "chunk-as-line"}}, grading.Options{})
-	for id, parts := range map[string][]string{
-		"beyond-seed.id-type": {"In scenario 02-bad-lines, line 4 `{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}` should get -32600 (Invalid Request) with id null; nothing came for it",
-			"(lines 1, 2, 4 and 5 deserve an answer with id null: 4 expected, 1 came)"},
-		"framing.many-per-chunk": {"In scenario 01-schedule, 2 of the 3 lines that ended in a write holding the end of another line got no answer of their own: line 3 `{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}`; line 5"},
-		"answers.once":           {"(line 4 deserves an answer with id null: 1 expected, 2 came)"},
+	ping3 := "line 3 `{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}`"
+	for mistake, want := range map[string]map[string]string{
+		"chunk-as-line": {
+			"framing.split-message":  "In scenario 01-schedule, the one line that was cut across two or more writes got no answer of its own: " + ping3 + ";",
+			"framing.many-per-chunk": "In scenario 01-schedule, the one line that ends in a write holding the end of another line got no answer of its own: line 4 `{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}`;",
+		},
+		"chunk-tail": {
+			"framing.split-message": "In scenario 01-schedule, the one line that was cut across two or more writes got no answer of its own: " + ping3 + ";",
+		},
+		"crash-on-bad-json": {
+			"errors.parse": "In scenario 06-not-json, line 1 `{broken` should get -32700 (Parse error) with id null; nothing came for it; the server exited with status 2 before the scenario was over.",
+		},
 	} {
-		msg := message(t, res, id)
-		for _, part := range parts {
-			if !strings.Contains(msg, part) {
-				t.Errorf("%s says:\n%s\nwant it to contain:\n%s", id, msg, part)
+		t.Run(mistake, func(t *testing.T) {
+			t.Parallel()
+			res := grade(t, client.Command{Path: bin(t, "student"), Args: []string{"-mistake", mistake}}, grading.Options{})
+			for id, part := range want {
+				if msg := message(t, res, id); !strings.HasPrefix(msg, part) {
+					t.Errorf("%s says:\n%s\nwant it to start:\n%s", id, msg, part)
+				}
 			}
-		}
+			if msg := message(t, res, "framing.many-per-chunk"); strings.Contains(msg, "id\":3,") {
+				t.Errorf("framing.many-per-chunk names the split line 3, which framing.split-message is charged with:\n%s", msg)
+			}
+		})
 	}
 }
 
@@ -233,8 +256,10 @@ func TestSweep(t *testing.T) {
 		t.Errorf("seed %v, want 42", res.Seed)
 	}
 	bad := grade(t, client.Command{Path: bin(t, "student"), Args: []string{"-mistake", "utf8-per-chunk"}}, grading.Options{Sweep: 4, Seed: 42})
-	check(t, bad, wantGrade{grading.OutcomeWrongAnswers, []string{"framing.split-message", "answers.once"}, 17, nil})
-	want := "In scenario sweep-1-of-4 (seed 42, one byte per write), 1 of the 17 lines that were cut across two or more writes got no answer of their own: line 18 `{\"jsonrpc\":\"2.0\",\"id\":\"naïve ☕\",\"method\":\"ping\"}`"
+	// One fault, one check: the answer with the mangled id is the answer
+	// the cut line got, charged to framing.split-message alone.
+	check(t, bad, wantGrade{grading.OutcomeWrongAnswers, []string{"framing.split-message"}, 19, nil})
+	want := "In scenario sweep-1-of-4 (seed 42, one byte per write), 1 of the 11 lines that were cut across two or more writes got no answer of their own: line 12 `{\"jsonrpc\":\"2.0\",\"id\":\"naïve ☕\",\"method\":\"ping\"}`"
 	if msg := message(t, bad, "framing.split-message"); !strings.HasPrefix(msg, want) {
 		t.Errorf("framing.split-message says:\n%s\nwant it to start:\n%s", msg, want)
 	}

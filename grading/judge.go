@@ -67,16 +67,71 @@ type evidence struct {
 	answers []*answer
 	extra   []*answer // responses no line asks for
 	note    string    // what cut the run short, if anything
+	// lost are the lines whose missing answer a framing check is charged
+	// with, and fragments the extra answers their pieces got (a server
+	// that read a piece of a line as a line): one fault, one check, so no
+	// other check is charged with either.
+	lost      map[*sentLine]string
+	fragments map[*answer]bool
 }
 
-func newEvidence(run *client.Run, sc *scenario.Scenario) (*evidence, error) {
+// newEvidence reads one run. framed says whether the lesson judges framing:
+// only then are lines lost to framing charged to a framing check alone.
+func newEvidence(run *client.Run, sc *scenario.Scenario, framed bool) (*evidence, error) {
 	lines, err := readLines(sc)
 	if err != nil {
 		return nil, err
 	}
-	ev := &evidence{sc: sc, run: run, lines: lines, answers: readAnswers(run.Answers), note: runContext(run)}
+	ev := &evidence{sc: sc, run: run, lines: lines, answers: readAnswers(run.Answers), note: runContext(run),
+		lost: map[*sentLine]string{}, fragments: map[*answer]bool{}}
 	ev.extra = tieAnswers(lines, ev.answers)
+	if framed {
+		ev.chargeFraming()
+	}
 	return ev, nil
+}
+
+// chargeFraming finds the lines a framing check is charged with: each line
+// that deserves an answer, got none, and was cut across writes
+// (framing.split-message) or, if not, ended in a write that holds the end of
+// another line (framing.many-per-chunk). Each is charged to one check only,
+// and the extra answers that came (at most one per piece of such a line:
+// bad-line errors, or answers with an id no request has) are the answers its
+// pieces got. Nothing is charged when the server
+// answered no line of the scenario (it showed nothing about how it frames)
+// or ended by itself (its lost lines are lost to the exit).
+func (ev *evidence) chargeFraming() {
+	answered := false
+	for _, l := range ev.lines {
+		answered = answered || l.got != nil
+	}
+	if !answered || ev.run.EarlyExit || ev.run.ExitedAfterClose && !ev.run.Exit.OK() {
+		return
+	}
+	pieces := 0
+	for _, l := range ev.lines {
+		if !l.deservesAnswer() || l.got != nil {
+			continue
+		}
+		switch {
+		case l.split:
+			ev.lost[l] = checkSplitMessage
+		case l.shared:
+			ev.lost[l] = checkManyPerChunk
+		default:
+			continue
+		}
+		pieces += l.pieces
+	}
+	for _, a := range ev.extra {
+		// A piece read as a line gets a parse or invalid-request error; a
+		// line read with a piece mangled (a character cut across writes and
+		// decoded on its own) may get an answer whose id no request has.
+		if pieces > 0 && (a.badLineError() && (!a.hasID || bytes.Equal(a.id, wire.Null)) || a.usableID()) {
+			ev.fragments[a] = true
+			pieces--
+		}
+	}
 }
 
 // withNote adds what cut the run short to a sentence about a missing answer.
@@ -96,11 +151,35 @@ func (ev *evidence) fail(t *tally, f failure, checks ...string) {
 func (ev *evidence) missingRequests() []*sentLine {
 	var out []*sentLine
 	for _, l := range ev.lines {
-		if l.kind == lineRequest && l.got == nil {
+		if l.kind == lineRequest && l.got == nil && ev.lost[l] == "" {
 			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// closesEarly reports whether the scenario closes stdin without waiting
+// for the answers still due: the one place where what a server does with
+// requests in flight at end of input is judged.
+func (ev *evidence) closesEarly() bool {
+	for _, st := range ev.sc.Steps {
+		if st.Kind == scenario.StepClose {
+			return st.Early
+		}
+	}
+	return false
+}
+
+// endedOnFatalLine reports whether the server ended by itself on the line
+// that can end a server, which the scenario sends last (see isolated), left
+// unanswered: that line's check is charged with the exit, and no other.
+func (ev *evidence) endedOnFatalLine() bool {
+	if len(ev.lines) == 0 {
+		return false
+	}
+	last := ev.lines[len(ev.lines)-1]
+	exited := ev.run.EarlyExit || ev.run.ExitedAfterClose && !ev.run.Exit.OK()
+	return exited && last.fatal() && last.got == nil && last.expect != nil
 }
 
 // judgeExpected judges the checks that scenarios tag on expected answers:
@@ -109,7 +188,8 @@ func (ev *evidence) missingRequests() []*sentLine {
 // answer the check asks for), with what cut the run short.
 func judgeExpected(ev *evidence, t *tally) {
 	for _, l := range ev.lines {
-		if l.expect == nil {
+		if l.expect == nil || ev.lost[l] != "" {
+			// A line lost to framing is charged to its framing check only.
 			continue
 		}
 		e := *l.expect
@@ -195,10 +275,13 @@ func judgeFraming(ev *evidence, t *tally) {
 		if !l.deservesAnswer() {
 			continue
 		}
-		if l.split {
+		// A line cut across writes is judged by framing.split-message
+		// alone, even when its last piece shares a write with other lines:
+		// one lost line, one check.
+		switch {
+		case l.split:
 			split.lines = append(split.lines, l)
-		}
-		if l.shared {
+		case l.shared:
 			shared.lines = append(shared.lines, l)
 		}
 	}
@@ -334,10 +417,14 @@ func judgeOnce(ev *evidence, t *tally) {
 	// request has answers a request the server misread; other extra answers,
 	// with id null or none, in a scenario with notifications, can only be
 	// answers to them.
+	// The answers a framing check is charged with (pieces of a line read
+	// as lines) are left out.
 	var errorsExtra, otherExtra []*answer
 	for _, a := range ev.extra {
-		badLineError := a.Msg != nil && a.Msg.Error != nil && (a.Msg.Error.Code == wire.CodeParseError || a.Msg.Error.Code == wire.CodeInvalidRequest)
-		if badLineError || a.usableID() {
+		if ev.fragments[a] {
+			continue
+		}
+		if a.badLineError() || a.usableID() {
 			errorsExtra = append(errorsExtra, a)
 		} else {
 			otherExtra = append(otherExtra, a)
@@ -365,7 +452,7 @@ func judgeOnce(ev *evidence, t *tally) {
 				notifications, len(otherExtra), listAnswers(otherExtra)),
 			expected: "no answer at all to a notification", actual: otherExtra[0].Line}, checkSilent)
 	}
-	if ev.sc.Ends() == scenario.StepClose {
+	if ev.sc.Ends() == scenario.StepClose && !ev.closesEarly() {
 		if missing := ev.missingRequests(); len(missing) > 0 {
 			var ids []string
 			for _, l := range missing {
@@ -381,7 +468,7 @@ func judgeOnce(ev *evidence, t *tally) {
 // judgeExit judges lifecycle.exit-on-eof in a scenario that closes stdin.
 func judgeExit(ev *evidence, t *tally) {
 	run := ev.run
-	if ev.sc.Ends() != scenario.StepClose {
+	if ev.sc.Ends() != scenario.StepClose || ev.endedOnFatalLine() {
 		return
 	}
 	t.test(checkExitOnEOF)
@@ -411,8 +498,10 @@ func runContext(run *client.Run) string {
 		return fmt.Sprintf("the server %s before the scenario was over", run.Exit)
 	case run.Killed && run.Closed:
 		return fmt.Sprintf("the server was stopped because %s", run.KillReason)
+	case len(explicitMisses(run)) > 0:
+		return fmt.Sprintf("the grader waited for the answer to id %s in vain", strings.Join(explicitMisses(run), ", id "))
 	case len(run.AwaitMissed) > 0:
-		return fmt.Sprintf("the grader waited for the answer to id %s in vain", strings.Join(run.AwaitMissed, ", id "))
+		return fmt.Sprintf("the grader waited for the answer to id %s before it closed stdin, in vain", strings.Join(run.AwaitMissed, ", id "))
 	}
 	return ""
 }

@@ -42,6 +42,7 @@ type sentLine struct {
 	// the same write holds the end of another line too.
 	write         int
 	split, shared bool
+	pieces        int // how many writes hold a part of the line
 
 	expect *scenario.Expectation // what a correct server answers, if the scenario says
 	got    *answer               // the first answer tied to the line
@@ -87,6 +88,7 @@ func readLines(sc *scenario.Scenario) ([]*sentLine, error) {
 		if len(bytes.TrimSpace(text)) > 0 {
 			l := &sentLine{n: n, text: string(text), write: writeOf(last)}
 			l.split = writeOf(start) != l.write
+			l.pieces = l.write - writeOf(start) + 1
 			readLine(l, text)
 			lines = append(lines, l)
 			endsIn[l.write]++
@@ -211,6 +213,12 @@ func readAnswers(out []client.Answer) []*answer {
 	return as
 }
 
+// badLineError reports whether the answer is a parse or invalid-request
+// error: what a server sends for a line it cannot read.
+func (a *answer) badLineError() bool {
+	return a.Msg != nil && a.Msg.Error != nil && (a.Msg.Error.Code == wire.CodeParseError || a.Msg.Error.Code == wire.CodeInvalidRequest)
+}
+
 // usableID reports whether the answer carries an id a request may have.
 func (a *answer) usableID() bool { return a.hasID && wire.UsableID(a.id) }
 
@@ -321,4 +329,87 @@ func compactJSON(raw json.RawMessage) json.RawMessage {
 		return raw
 	}
 	return buf.Bytes()
+}
+
+// fatal reports whether the line can end a server: it is not JSON, or it is
+// not a valid request or notification. Servers built on real SDKs stop at
+// such a line, so what comes after it is evidence they never read.
+func (l *sentLine) fatal() bool {
+	return l.code == wire.CodeParseError || l.code == wire.CodeInvalidRequest
+}
+
+// isolated enforces the scenario format's rule of evidence isolation: no
+// check's evidence sits behind a line that can end a server. Such a line is
+// the last line its scenario sends, and every request sent before it has
+// its answer awaited (an await step) before the write that holds it, so a
+// server that stops there loses that line's check and nothing else.
+func isolated(sc *scenario.Scenario, lines []*sentLine) error {
+	type write struct {
+		step    scenario.Step
+		awaited map[string]bool // ids awaited by explicit steps before it
+	}
+	var writes []write
+	awaited := map[string]bool{}
+	for _, st := range sc.Steps {
+		switch {
+		case st.Kind == scenario.StepSend:
+			seen := map[string]bool{}
+			for k := range awaited {
+				seen[k] = true
+			}
+			writes = append(writes, write{step: st, awaited: seen})
+		case st.Kind == scenario.StepAwait && !st.Implicit:
+			awaited[wire.LooseIDKey(st.ID)] = true
+		}
+	}
+	stepLine := func(l *sentLine) int {
+		if l.write >= 1 && l.write <= len(writes) {
+			return writes[l.write-1].step.Line
+		}
+		return 0
+	}
+	for _, f := range lines {
+		if !f.fatal() {
+			continue
+		}
+		why := "is not JSON"
+		if f.code == wire.CodeInvalidRequest {
+			why = "is not a valid request"
+		}
+		head := fmt.Sprintf("scenario %s: sent line %d %s (sent by the step on line %d) %s, and a server may stop at such a line",
+			sc.Name, f.n, quote(f.text), stepLine(f), why)
+		for _, l := range lines {
+			switch {
+			case l.n > f.n:
+				return fmt.Errorf("%s; but %s comes after it, so a server that stops there also loses %s: "+
+					"send a line that can end a server last, in a scenario of its own", head, evidenceOf(l), checksOf(l))
+			case l.n < f.n && l.kind == lineRequest && (l.write == f.write || !writes[f.write-1].awaited[wire.LooseIDKey(l.id)]):
+				return fmt.Errorf("%s; but %s is sent before it and its answer is not awaited first, so a server that stops there may also lose %s: "+
+					"await the answer to id %s (\"await %s within 5s\") before the step that sends the line that can end a server, or move that line to a scenario of its own",
+					head, evidenceOf(l), checksOf(l), l.id, l.id)
+			}
+		}
+	}
+	return nil
+}
+
+// evidenceOf names a line as evidence: its number, its text and, when the
+// scenario expects an answer to it, the expect line.
+func evidenceOf(l *sentLine) string {
+	s := "sent line " + fmt.Sprint(l.n) + " " + quote(l.text)
+	if l.expect != nil {
+		s += fmt.Sprintf(" (expect line %d)", l.expect.Line)
+	}
+	return s
+}
+
+// checksOf names the checks a line is evidence for.
+func checksOf(l *sentLine) string {
+	switch {
+	case l.expect != nil:
+		return "the evidence for " + strings.Join(l.expect.Checks, ", ")
+	case l.kind == lineNotification:
+		return "the evidence for " + checkSilent
+	}
+	return "the evidence for the checks judged from the traffic (" + checkAnswersOnce + ", " + checkIDsExact + ")"
 }

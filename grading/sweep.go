@@ -20,7 +20,9 @@ func cutStyles() []string {
 }
 
 // sweepScenarios builds n scenarios that replay the messages of the lesson's
-// scenarios that end by closing stdin (and wait for nothing), cut into writes
+// scenarios that end by closing stdin (and wait for nothing of their own, and
+// send no line that can end a server: joined, such a line would hide the
+// evidence after it), cut into writes
 // at places chosen by a random source seeded with seed and the sweep's
 // number, so any failing sweep can be replayed exactly with the same seed.
 func sweepScenarios(base []*scenario.Scenario, n int, seed int64) ([]*scenario.Scenario, error) {
@@ -28,6 +30,13 @@ func sweepScenarios(base []*scenario.Scenario, n int, seed int64) ([]*scenario.S
 	var expect []scenario.Expectation
 	for _, sc := range base {
 		if sc.Ends() != scenario.StepClose || hasAwait(sc) || len(sc.Orders) > 0 {
+			continue
+		}
+		lines, err := readLines(sc)
+		if err != nil {
+			return nil, err
+		}
+		if hasFatal(lines) {
 			continue
 		}
 		data = append(data, sc.Sent()...)
@@ -53,14 +62,17 @@ func sweepScenarios(base []*scenario.Scenario, n int, seed int64) ([]*scenario.S
 			prev = c
 		}
 		sc.Steps = append(sc.Steps, scenario.Step{Kind: scenario.StepClose, At: time.Duration(len(cuts)+1)*200*time.Microsecond + 150*time.Millisecond})
+		sc.AddWaits(scenario.DefaultWait)
 		out = append(out, sc)
 	}
 	return out, nil
 }
 
+// hasAwait reports whether the scenario waits for an answer of its own
+// accord, or kills the server; the await added before a close does not count.
 func hasAwait(sc *scenario.Scenario) bool {
 	for _, st := range sc.Steps {
-		if st.Kind == scenario.StepAwait || st.Kind == scenario.StepKill {
+		if st.Kind == scenario.StepAwait && !st.Implicit || st.Kind == scenario.StepKill || st.Kind == scenario.StepClose && st.Early {
 			return true
 		}
 	}
@@ -94,4 +106,13 @@ func cutPoints(data []byte, style int, rng *rand.Rand) []int {
 		}
 	}
 	return cuts
+}
+
+func hasFatal(lines []*sentLine) bool {
+	for _, l := range lines {
+		if l.fatal() {
+			return true
+		}
+	}
+	return false
 }

@@ -22,7 +22,7 @@ func TestBuiltInLessons(t *testing.T) {
 		t.Errorf("lesson 1: %+v", one)
 	}
 	files, err := one.GradingScenarios(FS(), one.Dir)
-	if err != nil || len(files) != 4 || strings.HasSuffix(files[0], "checks.txtar") {
+	if err != nil || len(files) != 11 || strings.HasSuffix(files[0], "checks.txtar") {
 		t.Errorf("lesson 1's grading scenarios: %q, %v", files, err)
 	}
 	for _, f := range files {

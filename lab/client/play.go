@@ -7,6 +7,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -441,25 +442,46 @@ func (pl *player) noteEarlyExit() bool {
 	return false
 }
 
-// await waits until the answer to st.ID has come. It reports whether it did.
+// await waits until the answer to st.ID (to every id of st.IDs, when it
+// has them, under one deadline) has come. It reports whether it did. The
+// await a scenario adds before a close is not made for a server that left
+// its input unread (the drain gave up): it cannot have answered.
 func (pl *player) await(st scenario.Step) bool {
+	ids := st.IDs
+	if len(ids) == 0 {
+		ids = []json.RawMessage{st.ID}
+	}
+	if st.Implicit && pl.drainGaveUp {
+		return false
+	}
 	within := pl.opts.scaled(st.Within, 0)
 	t := time.NewTimer(within)
 	defer t.Stop()
+	missing := func() []string {
+		var out []string
+		for _, id := range ids {
+			if ok, _ := pl.rec.answered(id); !ok {
+				out = append(out, string(id))
+			}
+		}
+		return out
+	}
 	for {
-		ok, changed := pl.rec.answered(st.ID)
-		if ok {
+		_, changed := pl.rec.answered(nil)
+		left := missing()
+		if len(left) == 0 {
 			return true
 		}
 		select {
 		case <-changed:
 		case <-t.C:
-			pl.run.AwaitMissed = append(pl.run.AwaitMissed, string(st.ID))
-			pl.rec.add(EventNote, fmt.Sprintf("no answer to id %s within %v", st.ID, within))
+			left = missing()
+			pl.run.AwaitMissed = append(pl.run.AwaitMissed, left...)
+			pl.rec.add(EventNote, fmt.Sprintf("no answer to id %s within %v", strings.Join(left, ", id "), within))
 			return false
 		case <-pl.exited:
 			pl.noteEarlyExit()
-			pl.run.AwaitMissed = append(pl.run.AwaitMissed, string(st.ID))
+			pl.run.AwaitMissed = append(pl.run.AwaitMissed, missing()...)
 			return false
 		case <-pl.capped:
 			return false

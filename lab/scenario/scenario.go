@@ -10,12 +10,21 @@
 //	at 40ms send ping[12:] bad   write the rest of "ping" and all of "bad" in one write
 //	await 2 within 5s            wait until the answer to id 2 has come (or 5 s)
 //	at 200ms close               close the server's stdin; then it must exit
+//	at 0ms close early           close it at once, with answers still to come
 //	kill                         stop the server without closing stdin first
 //
 // Times count from the moment the server said it was ready. A step whose time
 // has passed (an await took long) runs at once. With no close or kill, stdin
 // is closed after the last step. Slices are byte offsets; a negative one
 // counts from the end.
+//
+// A client waits for its answers before it ends its server's input, and so
+// does a scenario: before every close that is not "early", and before the
+// close after the last step, the parser adds an await of every request sent
+// so far (every line with a string or integer id), all under one deadline,
+// DefaultWait (scaled like every deadline). What a server does with requests
+// still in flight when its input ends is for a scenario of its own, one
+// that says "close early".
 //
 // The file "expect" lists what a correct server answers, one line each,
 // headed by the ids of the checks that the line counts for:
@@ -87,9 +96,15 @@ type Step struct {
 	At time.Duration
 	// Data is what a send writes, in one write.
 	Data []byte
-	// ID and Within are an await's id and deadline.
-	ID     json.RawMessage
-	Within time.Duration
+	// ID and Within are an await's id and deadline. An await the parser
+	// adds before a close waits for every id of IDs (ID is then the first),
+	// all under the one deadline, and is Implicit.
+	ID       json.RawMessage
+	IDs      []json.RawMessage
+	Within   time.Duration
+	Implicit bool
+	// Early marks a close that does not wait for the answers still due.
+	Early bool
 	// Line is the step's line in the file, for error messages.
 	Line int
 	// Source is the step as written.
@@ -195,7 +210,7 @@ func (sc *Scenario) parseSteps(f *txtarFile) error {
 		switch fields[0] {
 		case "at":
 			if len(fields) < 3 {
-				return fmt.Errorf("line %d: %q: want \"at TIME send PART...\" or \"at TIME close\"", n, line)
+				return fmt.Errorf("line %d: %q: want \"at TIME send PART...\", \"at TIME close\" or \"at TIME close early\"", n, line)
 			}
 			at, err := parseDuration(fields[1])
 			if err != nil {
@@ -217,6 +232,12 @@ func (sc *Scenario) parseSteps(f *txtarFile) error {
 				st.Kind = StepSend
 			case "close":
 				st.Kind = StepClose
+				switch {
+				case len(fields) == 4 && fields[3] == "early":
+					st.Early = true
+				case len(fields) > 3:
+					return fmt.Errorf("line %d: %q: want \"at TIME close\" or \"at TIME close early\"", n, line)
+				}
 			default:
 				return fmt.Errorf("line %d: unknown action %q (want send or close)", n, fields[2])
 			}
@@ -243,7 +264,78 @@ func (sc *Scenario) parseSteps(f *txtarFile) error {
 	if len(sc.Steps) == 0 {
 		return fmt.Errorf("the steps section is empty")
 	}
+	sc.AddWaits(DefaultWait)
 	return nil
+}
+
+// DefaultWait is how long a scenario waits, before it closes stdin, for the
+// answers to the requests it has sent (before TimeScale).
+const DefaultWait = 5 * time.Second
+
+// AddWaits puts an implicit await before every close that is not early, and
+// before the implicit close after the last step (unless the scenario kills
+// the server or already ends in such an await): it waits, within one
+// deadline, for the answer to every request sent before it. Parse calls it;
+// a scenario built in code (a sweep) calls it once its steps are in place.
+func (sc *Scenario) AddWaits(within time.Duration) {
+	var out []Step
+	var sent []byte
+	wait := func(line int) {
+		ids := RequestIDs(sent)
+		if len(ids) == 0 {
+			return
+		}
+		out = append(out, Step{Kind: StepAwait, ID: ids[0], IDs: ids, Within: within, Implicit: true, Line: line,
+			Source: fmt.Sprintf("(await the answers to %d request(s) before closing stdin)", len(ids))})
+	}
+	ended := false
+	for _, st := range sc.Steps {
+		if ended {
+			out = append(out, st)
+			continue
+		}
+		switch {
+		case st.Kind == StepAwait && st.Implicit:
+			continue // added before: made again below
+		case st.Kind == StepSend:
+			sent = append(sent, st.Data...)
+		case st.Kind == StepClose && !st.Early:
+			wait(st.Line)
+			ended = true
+		case st.Kind == StepClose || st.Kind == StepKill:
+			ended = true
+		}
+		out = append(out, st)
+	}
+	if !ended {
+		last := 0
+		if len(out) > 0 {
+			last = out[len(out)-1].Line
+		}
+		wait(last)
+	}
+	sc.Steps = out
+}
+
+// RequestIDs lists, in order, the id of every line of data that a correct
+// server answers with that line's own id: each request, and each bad line
+// whose string or integer id can be read.
+func RequestIDs(data []byte) []json.RawMessage {
+	var ids []json.RawMessage
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		msg, problem := wire.ParseRequest(line)
+		switch {
+		case problem != nil && wire.UsableID(problem.ID):
+			ids = append(ids, problem.ID)
+		case problem == nil && msg.Kind == wire.KindRequest:
+			ids = append(ids, msg.ID)
+		}
+	}
+	return ids
 }
 
 // slice resolves "name", "name[a:b]", "name[a:]" or "name[:b]".

@@ -34,7 +34,9 @@ func TestParse(t *testing.T) {
 	if sc.Comment != "A comment." {
 		t.Errorf("comment %q", sc.Comment)
 	}
-	if len(sc.Steps) != 5 {
+	// The five steps as written, and before the close the await of every
+	// request sent so far: {"id":1} (a bad line answered with its id) and 3.
+	if len(sc.Steps) != 6 {
 		t.Fatalf("%d steps", len(sc.Steps))
 	}
 	if got := string(sc.Steps[1].Data); got != `{"jsonrpc":"` {
@@ -46,7 +48,10 @@ func TestParse(t *testing.T) {
 	if st := sc.Steps[3]; st.Kind != StepAwait || string(st.ID) != `"x"` || st.Within != 5*time.Second {
 		t.Errorf("await step %+v", st)
 	}
-	if st := sc.Steps[4]; st.Kind != StepClose || st.At != 200*time.Millisecond {
+	if st := sc.Steps[4]; st.Kind != StepAwait || !st.Implicit || len(st.IDs) != 2 || string(st.IDs[0]) != "1" || string(st.IDs[1]) != "3" || st.Within != DefaultWait {
+		t.Errorf("wait before the close %+v", st)
+	}
+	if st := sc.Steps[5]; st.Kind != StepClose || st.At != 200*time.Millisecond || st.Early {
 		t.Errorf("close step %+v", st)
 	}
 	if len(sc.Expect) != 2 || strings.Join(sc.Expect[0].Checks, ",") != "methods.wait,framing.x" ||
@@ -80,6 +85,7 @@ func TestParseErrors(t *testing.T) {
 		"part twice":        "-- steps --\nkill\n-- a --\nx\n-- a --\ny\n",
 		"empty steps":       "-- steps --\n# nothing\n",
 		"send without part": "-- steps --\nat 0ms send\n",
+		"close what":        "-- steps --\nat 0ms close late\n",
 	}
 	for name, text := range tests {
 		if _, err := Parse(name, []byte(text)); err == nil {
@@ -119,5 +125,57 @@ func TestPartialAndNoID(t *testing.T) {
 	}
 	if n.Partial || !n.NoID || string(n.ID) != "null" || n.Code != -32700 || n.Text != `{"jsonrpc":"2.0","error":{"code":-32700}}` {
 		t.Errorf("answer without id read as %+v", n)
+	}
+}
+
+// TestWaitsBeforeClose checks where the parser adds the wait for answers: a
+// close waits for every request sent before it (strings, integers, and bad
+// lines whose id can be read), a scenario with no close waits at its end, a
+// close early and a kill do not wait, and nothing is awaited twice when the
+// waits are added again.
+func TestWaitsBeforeClose(t *testing.T) {
+	parts := "-- a --\n{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"ping\"}\n" +
+		"{\"jsonrpc\":\"2.0\",\"method\":\"n\"}\nnot json\n{\"jsonrpc\":\"1.0\",\"id\":7,\"method\":\"ping\"}\n" +
+		"{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}\n"
+	tests := []struct {
+		name, steps string
+		want        []string // each step's kind, with an await's ids
+	}{
+		{"close", "at 0ms send a\nat 50ms close\n", []string{"send", `await "x",7`, "close"}},
+		{"end", "at 0ms send a\n", []string{"send", `await "x",7`}},
+		{"early", "at 0ms send a\nat 0ms close early\n", []string{"send", "close early"}},
+		{"kill", "at 0ms send a\nkill\n", []string{"send", "kill"}},
+		{"nothing sent", "at 0ms close\n", []string{"close"}},
+	}
+	for _, tt := range tests {
+		sc, err := Parse(tt.name, []byte("-- steps --\n"+tt.steps+parts))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.AddWaits(DefaultWait) // again: must change nothing
+		var got []string
+		for _, st := range sc.Steps {
+			switch st.Kind {
+			case StepSend:
+				got = append(got, "send")
+			case StepAwait:
+				var ids []string
+				for _, id := range st.IDs {
+					ids = append(ids, string(id))
+				}
+				got = append(got, "await "+strings.Join(ids, ","))
+			case StepClose:
+				if st.Early {
+					got = append(got, "close early")
+				} else {
+					got = append(got, "close")
+				}
+			case StepKill:
+				got = append(got, "kill")
+			}
+		}
+		if strings.Join(got, "; ") != strings.Join(tt.want, "; ") {
+			t.Errorf("%s: steps %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }

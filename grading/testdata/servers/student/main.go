@@ -22,6 +22,11 @@
 //	utf8-per-chunk         decodes each chunk as text on its own, so a character cut
 //	                       across two chunks turns into U+FFFD (as JavaScript's
 //	                       chunk.toString() does)
+//	chunk-tail             keeps a buffer and handles every whole line of a chunk, but
+//	                       takes the chunk's unfinished tail for a whole line too, so
+//	                       a message cut across two chunks gets two parse errors
+//	abort-on-eof           exits 0 at end of input at once, dropping the requests still
+//	                       running (as the official MCP SDKs do on purpose)
 package main
 
 import (
@@ -52,7 +57,7 @@ const maxWait = 60000
 var mistakes = []string{
 	"chunk-as-line", "sequential", "answers-notifications", "stringify-ids",
 	"banner", "no-exit", "crash-on-bad-json", "hang", "flood", "no-ready",
-	"crash-at-start", "seed-choices", "utf8-per-chunk",
+	"crash-at-start", "seed-choices", "utf8-per-chunk", "chunk-tail", "abort-on-eof",
 }
 
 func main() {
@@ -123,6 +128,11 @@ func (s *server) run(in io.Reader) int {
 				s.handleLine(buf[:n])
 			} else {
 				pending = s.handleLines(append(pending, buf[:n]...))
+				if s.mistake == "chunk-tail" && len(pending) > 0 {
+					// The tail of the chunk, taken for a whole line.
+					s.handleLine(pending)
+					pending = nil
+				}
 			}
 		}
 		if err != nil {
@@ -134,6 +144,10 @@ func (s *server) run(in io.Reader) int {
 	}
 	if len(pending) > 0 {
 		s.handleLine(pending) // the last line had no newline
+	}
+	if s.mistake == "abort-on-eof" {
+		s.logf("stdin closed; dropping the requests still running")
+		return 0
 	}
 	s.pending.Wait()
 	s.logf("stdin closed, all answers sent")
