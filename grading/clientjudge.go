@@ -630,12 +630,14 @@ func judgeOriginalName(run *clientRun, t *tally) {
 		name, ok := m.toolName()
 		t.test(checkOriginalName)
 		if !ok || !listed[m.server][name] {
-			var names []string
-			for n := range listed[m.server] {
-				names = append(names, n)
+			names := run.offeredTools(m.server)
+			if names == nil {
+				for n := range listed[m.server] {
+					names = append(names, n)
+				}
+				sort.Strings(names)
 			}
-			sort.Strings(names)
-			t.fail(failure{scenario: run.sc.Name, what: fmt.Sprintf("the client called %q on %s, which has no tool of that name (its tools: %s)", name, m.server, strings.Join(names, ", ")), expected: "the tool's own name, looked up in the client's table from the namespaced one", actual: clip(m.raw, 300)}, checkOriginalName)
+			t.fail(failure{scenario: run.sc.Name, what: fmt.Sprintf("the client called %q on %s, which has no tool of that name (its tools, every page: %s)", name, m.server, strings.Join(names, ", ")), expected: "the tool's own name, looked up in the client's table from the namespaced one", actual: clip(m.raw, 300)}, checkOriginalName)
 		}
 	}
 }
