@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 )
 
 // relayMark is a mark in the lab's data: its last byte is '0' in the lab
@@ -56,7 +57,22 @@ func CopyRelayOnly(from, to string, perm os.FileMode) error {
 		return fmt.Errorf("the lab binary %s holds its relay-only mark %d times, want once: is it a lab binary?", from, n)
 	}
 	data[bytes.Index(data, mark)+len(mark)-1] = '1'
-	dst, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o700)
+	return writeProgram(to, data, perm)
+}
+
+// writeProgram writes data to a new file to and gives it perm, holding
+// syscall.ForkLock for reading all the while the file is open for
+// writing. A program cannot be run while any process holds it open for
+// writing (ETXTBSY, "text file busy"), and a process this one forks keeps
+// a copy of every descriptor open at the fork until it runs its own
+// program (golang/go#22315): a sandbox launched for another job at that
+// moment would keep the copy busy. Every fork of os/exec holds ForkLock
+// for writing, so none happens while the file is open, and once it is
+// closed no process holds it.
+func writeProgram(to string, data []byte, perm os.FileMode) error {
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	dst, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o700)
 	if err != nil {
 		return fmt.Errorf("writing the relay copy: %w", err)
 	}
