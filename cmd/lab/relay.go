@@ -17,7 +17,9 @@ import (
 //	lab relay [--report SOCKET] --bridge ADDR=SOCKET [--bridge ...] -- COMMAND [ARGS...]
 //	    runs the client in a sandbox's network, where ADDR (the HTTP
 //	    server's loopback address) forwards to the grader's SOCKET, and
-//	    reports what the client left running on the report SOCKET.
+//	    reports what the client left running on the report SOCKET (which
+//	    it reaches before it starts the client, and where it answers the
+//	    grader's pings while the client runs).
 func relayCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlags("relay", "relay SOCKET | relay --bridge ADDR=SOCKET... -- COMMAND...", e.stderr)
 	var pairs []rig.BridgePair

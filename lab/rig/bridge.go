@@ -34,22 +34,23 @@ func Bridge(ctx context.Context, pairs []BridgePair, command []string, stdin io.
 
 // BridgeReport is Bridge, reporting on the socket report (when not empty)
 // rather than on stderr: it connects there before it starts the command,
-// so that its connection is the first the grader takes, and when the
-// command has exited it sends how many processes the command left
-// running (see ListenReport).
+// so that its connection is the first the grader takes, answers the
+// grader's pings while the command runs (see ReportListener.Ping), and
+// when the command has exited it sends how many processes the command
+// left running (see ListenReport).
 func BridgeReport(ctx context.Context, pairs []BridgePair, report string, command []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	if len(command) == 0 {
 		return 0, errors.New("no command to run behind the bridge")
 	}
-	var rc net.Conn
+	var rc *reportConn
 	if report != "" {
 		var d net.Dialer
 		c, err := d.DialContext(ctx, "unix", report)
 		if err != nil {
 			return 0, fmt.Errorf("reaching the grader's report socket: %w", err)
 		}
-		defer c.Close()
-		rc = c
+		rc = answerPings(c)
+		defer rc.close()
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -124,7 +125,7 @@ func BridgeReport(ctx context.Context, pairs []BridgePair, report string, comman
 			copies.Wait()
 			switch {
 			case rc != nil:
-				if err := sendReport(rc, n); err != nil {
+				if err := rc.send(n); err != nil {
 					return 0, fmt.Errorf("reporting to the grader: %w", err)
 				}
 			case n > 0:

@@ -25,6 +25,12 @@ func TestMain(m *testing.M) {
 	if url := os.Getenv(childEnv); url != "" {
 		os.Exit(childFetch(url))
 	}
+	if sock := os.Getenv(bridgeEnv); sock != "" {
+		os.Exit(childBridge(sock, os.Args[1:]))
+	}
+	if sock := os.Getenv(forgeEnv); sock != "" {
+		os.Exit(childForge(sock))
+	}
 	os.Exit(m.Run())
 }
 
