@@ -6,8 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -120,53 +118,6 @@ func calibrateIn(ctx context.Context, lesson *grading.Lesson, opts Options, root
 	// Rounded up to a twentieth, so deadlines read well in reports.
 	cal.Scale = max(1, math.Ceil(20*CalibrationFactor*float64(cal.Measured)/float64(cal.Designed))/20)
 	return cal, transcript, nil
-}
-
-// sameTranscript reports whether a student's run gave exactly what the
-// reference server's did: the same answers, stderr lines and exits, scenario
-// by scenario, whatever their times and however events that race each
-// other (an answer and a log line) fell. Numbers in log lines and exits are
-// left out too: the reference logs how many requests are in flight when its
-// input closes, which depends on timing. Log lines after a scenario closed
-// stdin are left out as well: whether a server's last words reach the
-// grader before it is stopped depends on the machine's load (a container's
-// attach stream most of all). What the grader sent and noted is left out;
-// it is the same for any server that answers alike.
-func sameTranscript(student, reference []grading.Event) bool {
-	a, b := serverSide(student), serverSide(reference)
-	return len(a) > 0 && slices.Equal(a, b)
-}
-
-// digits matches a run of decimal digits.
-var digits = regexp.MustCompile(`[0-9]+`)
-
-func serverSide(events []grading.Event) []string {
-	var out []string
-	closed := map[string]bool{} // scenarios whose stdin is closed
-	for _, e := range events {
-		text := e.Text
-		switch e.Kind {
-		case grading.EventClose:
-			closed[e.Scenario] = true
-			continue
-		case grading.EventStderr:
-			if closed[e.Scenario] {
-				continue
-			}
-			text = digits.ReplaceAllString(text, "N")
-		case grading.EventExit, grading.EventToServer:
-			// What a client sent its servers (a client lesson's): the
-			// same bytes as the reference client's only if it is that
-			// client.
-			text = digits.ReplaceAllString(text, "N")
-		case grading.EventAnswer:
-		default:
-			continue
-		}
-		out = append(out, e.Scenario+"\x00"+string(e.Kind)+"\x00"+text)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // linkOrCopy makes dst the same file as src (a hard link) when src is

@@ -373,17 +373,9 @@ func TestHostileClassContainerSandbox(t *testing.T) {
 	checkHostile(t, sb)
 }
 
-// flagsAsExpected compares a student's flags with EXPECTED.md's. In the
-// container sandbox the transcript flag may be missing: a container's
-// attach stream merges stdout and stderr, and under load the reference's
-// and a copy's log lines can differ by what the stream kept, so only the
-// binary's hash is sure evidence there.
-func flagsAsExpected(sandboxName string, got, want []string) bool {
-	if slices.Equal(got, want) {
-		return true
-	}
-	if sandboxName != "container" {
-		return false
-	}
-	return slices.Equal(got, slices.DeleteFunc(slices.Clone(want), func(f string) bool { return f == class.FlagReferenceTranscript }))
+// flagsAsExpected compares a student's flags with EXPECTED.md's, in
+// either sandbox: the transcript flag compares only what a server's
+// behaviour decides (see sameTranscript), so it holds in a container too.
+func flagsAsExpected(_ string, got, want []string) bool {
+	return slices.Equal(got, want)
 }

@@ -435,6 +435,7 @@ func sameAsReferenceNote(run []grading.Event) string {
 		return "Every message this client sent its servers and every answer it gave are what the reference client's run gave " +
 			"(ports, socket paths, ids and times aside): check that the student wrote the client that was graded."
 	}
-	return "Every answer, log line and exit of this run is what the reference server gave: " +
+	return "Every answer and exit of this run, and every log line of each scenario the server ended by itself, " +
+		"is what the reference server gave (ids, times and the order of concurrent lines aside): " +
 		"check that the student wrote the server that was graded."
 }
