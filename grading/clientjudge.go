@@ -645,6 +645,11 @@ func judgeOriginalName(run *clientRun, t *tally) {
 // judgeTeardown: when stdin ends, the client ends every stdio server it
 // started, then exits with status 0.
 func judgeTeardown(run *clientRun, t *tally) {
+	if run.watcher != "" {
+		// Whenever it happened, the bridge's end hides the teardown.
+		t.fail(failure{scenario: run.sc.Name, what: run.watcher, expected: watcherExpected}, checkTimeoutTeardown)
+		return
+	}
 	if run.closedAt < 0 {
 		return // it ended before the commands did: the answers' checks say so
 	}

@@ -60,8 +60,12 @@ type clientRun struct {
 	// leftRunning is the bridge's report of servers the client left
 	// running when it exited (in a sandbox, which then ends them).
 	leftRunning string
-	startErr    error
-	events      []Event
+	// watcher, when set, says why the grader could not see what the
+	// client left running: its bridge ended without a report, or stopped
+	// answering, and neither the grader nor the sandbox had ended it.
+	watcher  string
+	startErr error
+	events   []Event
 }
 
 // RelayCommand returns the command that starts the lab's relay: the lab
@@ -429,6 +433,11 @@ commands:
 			run.exitAt = r.Since()
 			run.exited = true
 		case <-timer.C:
+			// A bridge that answers no ping was stopped: the client
+			// may have exited long ago, with its watcher silenced.
+			if report != nil && !report.Ping(ctx, scaled(teardownGrace, scale)) && ctx.Err() == nil {
+				run.watcher = fmt.Sprintf("%s answered nothing when the grader asked it, %s after the client's stdin closed (it had been stopped, as SIGSTOP does), so the grader could not see what the client left running", bridgeName, scaled(exitDeadline, scale).Round(time.Second))
+			}
 			run.killed = fmt.Sprintf("the client was still running %s after its stdin closed, and was killed", scaled(exitDeadline, scale).Round(time.Second))
 			note(EventNote, run.killed)
 			p.Kill()
@@ -467,7 +476,11 @@ commands:
 	if report != nil {
 		// The bridge reported before it exited, and its connection ended
 		// as it did: this waits only for a bridge that is still running.
-		run.leftRunning = leftRunning(report.Wait(ctx, scaled(exitDeadline, scale)), run.killed == "" && run.exit.Reason == "" && ctx.Err() == nil)
+		left, watcher := bridgeVerdict(report.Wait(ctx, scaled(exitDeadline, scale)), run.exit, run.killed == "" && run.exit.Reason == "" && ctx.Err() == nil)
+		run.leftRunning = left
+		if run.watcher == "" {
+			run.watcher = watcher
+		}
 	}
 	p.Kill()
 	<-extraDone
@@ -583,21 +596,29 @@ func writeConfig(path string, data []byte, owner *rig.Owner) error {
 	return nil
 }
 
-// leftRunning says, from the bridge's report, what the client left
-// running when it exited; empty when nothing. A bridge that connected
-// but ended without a report, when the grader did not end it (ended
-// says it did not), was ended by someone else: by the client, which
-// then cannot say it left nothing behind.
-func leftRunning(rep rig.Report, ended bool) string {
+// bridgeName is how a student's report names the bridge.
+const bridgeName = "the bridge that runs the client (its parent process: the grader's watcher of what the client leaves running)"
+
+// watcherExpected is what a client does about its bridge, and how to fix
+// one that ended or stopped it.
+const watcherExpected = "the client's parent process left alone until the client exits: a client ends only the processes it started (its stdio servers); do not kill or stop your parent (no kill of $PPID or getppid(), no SIGSTOP)"
+
+// bridgeVerdict says, from the bridge's report, what the client left
+// running when it exited (empty when nothing), and why the grader could
+// not see it (empty when it could). A bridge that connected but ended
+// without a report, when neither the grader nor the sandbox ended it
+// (ended says they did not), was ended by the client, which then cannot
+// say it left nothing behind; exit is how the bridge ended.
+func bridgeVerdict(rep rig.Report, exit client.Exit, ended bool) (left, watcher string) {
 	switch {
 	case rep.Reported && rep.LeftRunning > 0:
-		return fmt.Sprintf("%d server process(es) the client started were still running when it exited; the bridge ended them", rep.LeftRunning)
+		return fmt.Sprintf("%d server process(es) the client started were still running when it exited; the bridge ended them", rep.LeftRunning), ""
 	case rep.Reported:
-		return ""
+		return "", ""
 	case rep.Problem != "":
-		return "the bridge that runs the client sent a report the grader could not read (" + rep.Problem + ")"
+		return "", bridgeName + " sent a report the grader could not read (" + rep.Problem + "), so the grader could not see what the client left running"
 	case rep.Connected && ended:
-		return "the bridge that runs the client was ended before it could report which processes the client left running"
+		return "", fmt.Sprintf("%s %s before it could report, so the grader could not see what the client left running: its watcher was ended, and not by the grader or the sandbox", bridgeName, exit)
 	}
-	return ""
+	return "", ""
 }

@@ -18,6 +18,11 @@
 //	                with no newline on stderr
 //	peer            while a correct client runs, writes a request with no
 //	                _meta to every other rig's sockets it finds under /tmp
+//	kill-bridge     a client that leaves its stdio servers running (the
+//	                student client's no-kill mistake), then kills its
+//	                parent, the bridge that would report them (kill -9
+//	                $PPID)
+//	stop-bridge     the same, but stops the bridge (kill -STOP $PPID)
 package main
 
 import (
@@ -34,6 +39,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -46,7 +52,7 @@ const (
 )
 
 func main() {
-	attack := flag.String("attack", "", "the attack: flood, sockets, partial-stderr or peer")
+	attack := flag.String("attack", "", "the attack: flood, sockets, partial-stderr, peer, kill-bridge or stop-bridge")
 	student := flag.String("client", "", "the correct client to run after the attack (default: client beside this program)")
 	config := flag.String("config", "", "the servers")
 	flag.Parse()
@@ -70,6 +76,19 @@ func main() {
 	case "partial-stderr":
 		code := runClient(*student, *config, "-mistake", "no-kill")
 		os.Stderr.WriteString("partial")
+		os.Exit(code)
+	case "kill-bridge", "stop-bridge":
+		code := runClient(*student, *config, "-mistake", "no-kill")
+		// The bridge is still waiting for this process, so it has not
+		// reported the servers left running: end or stop it before it
+		// can.
+		sig := syscall.SIGKILL
+		if *attack == "stop-bridge" {
+			sig = syscall.SIGSTOP
+		}
+		if err := syscall.Kill(os.Getppid(), sig); err != nil {
+			fmt.Fprintln(os.Stderr, "hostile: signalling the bridge:", err)
+		}
 		os.Exit(code)
 	case "peer":
 		stop := make(chan struct{})
