@@ -104,7 +104,7 @@ func TestReferenceGetsFullMarks(t *testing.T) {
 // grader must fail exactly the checks about that mistake, and no other.
 func TestKnownBadServers(t *testing.T) {
 	t.Parallel()
-	beyondSeed := []string{"beyond-seed.id-type", "beyond-seed.wait-params"}
+	beyondSeed := []string{"ids.string-or-integer", "methods.wait-params"}
 	tests := map[string]wantGrade{
 		"": {grading.OutcomeGraded, nil, 21, nil},
 		// One fault, one check: the lines it loses in 01-schedule are
@@ -155,7 +155,7 @@ func TestKnownBadServers(t *testing.T) {
 func concat(lists ...[]string) []string {
 	order := []string{"framing.split-message", "framing.many-per-chunk", "errors.parse", "errors.invalid-request",
 		"notifications.silent", "methods.wait", "methods.unknown", "ids.exact", "answers.once", "order.concurrent",
-		"stdout.messages-only", "stderr.logs", "lifecycle.exit-on-eof", "beyond-seed.id-type", "beyond-seed.wait-params"}
+		"stdout.messages-only", "stderr.logs", "lifecycle.exit-on-eof", "ids.string-or-integer", "methods.wait-params"}
 	in := map[string]bool{}
 	for _, l := range lists {
 		for _, id := range l {

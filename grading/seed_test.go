@@ -48,11 +48,11 @@ func TestSeedServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := grade(t, client.Command{Path: node, Args: []string{path}}, grading.Options{})
-	check(t, res, wantGrade{grading.OutcomeWrongAnswers, []string{"beyond-seed.id-type", "beyond-seed.wait-params"}, 19, nil})
+	check(t, res, wantGrade{grading.OutcomeWrongAnswers, []string{"ids.string-or-integer", "methods.wait-params"}, 19, nil})
 	for id, part := range map[string]string{
-		"beyond-seed.id-type": "In scenario 09-id-true, line 1 `{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}` should get -32600 (Invalid Request) with id null; " +
+		"ids.string-or-integer": "In scenario 09-id-true, line 1 `{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}` should get -32600 (Invalid Request) with id null; " +
 			"it got `{\"jsonrpc\":\"2.0\",\"id\":true,\"result\":{}}`",
-		"beyond-seed.wait-params": "In scenario 02-requests, line 3 `{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"wait\",\"params\":{\"ms\":-5}}` should get -32602 (Invalid params) with id 8; " +
+		"methods.wait-params": "In scenario 02-requests, line 3 `{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"wait\",\"params\":{\"ms\":-5}}` should get -32602 (Invalid params) with id 8; " +
 			"it got `{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":{\"waited\":-5}}`",
 	} {
 		if msg := message(t, res, id); !strings.Contains(msg, part) {

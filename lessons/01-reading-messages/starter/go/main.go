@@ -156,7 +156,7 @@ func waitTime(params json.RawMessage) (ms int, problem string) {
 	return ms, ""
 }
 
-// response is one JSON-RPC answer: a Result or an Error, never both.
+// response is one JSON-RPC answer; exactly one of Result and Error is set.
 type response struct {
 	JSONRPC string          `json:"jsonrpc"` // always "2.0"; send sets it
 	ID      json.RawMessage `json:"id"`
