@@ -73,6 +73,13 @@ type evidence struct {
 	// other check is charged with either.
 	lost      map[*sentLine]string
 	fragments map[*answer]bool
+	// misread ties a bad line whose id can be copied, left without an
+	// answer of its own, to the bad-line error with id null (or none) the
+	// server wrote for it: the wrong answer to that line, which the line's
+	// own check is charged with, not an answer no line asks for.
+	misread map[*sentLine]*answer
+	// misreadAnswers are the answers misread holds.
+	misreadAnswers map[*answer]bool
 }
 
 // newEvidence reads one run. framed says whether the lesson judges framing:
@@ -83,18 +90,73 @@ func newEvidence(run *client.Run, sc *scenario.Scenario, framed bool) (*evidence
 		return nil, err
 	}
 	ev := &evidence{sc: sc, run: run, lines: lines, answers: readAnswers(run.Answers), note: runContext(run),
-		lost: map[*sentLine]string{}, fragments: map[*answer]bool{}}
+		lost: map[*sentLine]string{}, fragments: map[*answer]bool{},
+		misread: map[*sentLine]*answer{}, misreadAnswers: map[*answer]bool{}}
 	ev.extra = tieAnswers(lines, ev.answers)
 	if framed {
 		ev.chargeFraming()
 	}
+	ev.tieMisread()
 	return ev, nil
+}
+
+// tieMisread finds the wrong answers that came with no id to bad lines whose
+// id can be copied: a line such as {"jsonrpc":"2.0","id":8,"method":42}
+// deserves -32600 with id 8, and a server that cannot read its id answers
+// it with a parse or invalid-request error and id null (or no id). Such an
+// error is the server's answer to that line, so the line's own check is
+// charged with it, once, and answers.once (an answer no line asks for) is
+// not. The errors are given to those lines in the order both came; a line
+// a framing check is charged with is left to it, and so are the pieces its
+// errors answered.
+func (ev *evidence) tieMisread() {
+	var waiting []*sentLine
+	for _, l := range ev.lines {
+		if l.kind == lineRequest && l.code != 0 && l.got == nil && ev.lost[l] == "" {
+			waiting = append(waiting, l)
+		}
+	}
+	for _, a := range ev.extra {
+		if len(waiting) == 0 {
+			return
+		}
+		if ev.fragments[a] || !a.badLineError() || a.hasID && !bytes.Equal(a.id, wire.Null) {
+			continue
+		}
+		ev.misread[waiting[0]], ev.misreadAnswers[a] = a, true
+		waiting = waiting[1:]
+	}
+}
+
+// answeredAround reports whether the server answered a line just before l
+// that ends in the write l ends in, and a line just after l that begins in
+// that write: it found the newline on each side of l, so it framed l right,
+// and if l got no answer, that is not for framing.many-per-chunk to say.
+// (A line between two it answered is the only such case that can be told
+// apart: a server that drops what follows the first line of a write, or
+// precedes its last, answers no line on one side of the lines it loses.)
+func (ev *evidence) answeredAround(l *sentLine) bool {
+	i := -1
+	for k, m := range ev.lines {
+		if m == l {
+			i = k
+		}
+	}
+	if i <= 0 || i+1 >= len(ev.lines) {
+		return false
+	}
+	before, after := ev.lines[i-1], ev.lines[i+1]
+	return before.write == l.write && before.got != nil &&
+		after.write-after.pieces+1 == l.write && after.got != nil
 }
 
 // chargeFraming finds the lines a framing check is charged with: each line
 // that deserves an answer, got none, and was cut across writes
 // (framing.split-message) or, if not, ended in a write that holds the end of
-// another line (framing.many-per-chunk). Each is charged to one check only,
+// another line (framing.many-per-chunk), unless the server answered the
+// lines on both sides of it in that write (it found both its newlines, so
+// it lost the line for another reason, which the line's own check or
+// answers.once is charged with). Each is charged to one check only,
 // and the extra answers that came (at most one per piece of such a line:
 // bad-line errors, or answers with an id no request has) are the answers its
 // pieces got. Nothing is charged when the server
@@ -116,7 +178,7 @@ func (ev *evidence) chargeFraming() {
 		switch {
 		case l.split:
 			ev.lost[l] = checkSplitMessage
-		case l.shared:
+		case l.shared && !ev.answeredAround(l):
 			ev.lost[l] = checkManyPerChunk
 		default:
 			continue
@@ -147,11 +209,14 @@ func (ev *evidence) fail(t *tally, f failure, checks ...string) {
 	t.fail(f, checks...)
 }
 
-// missingRequests lists the requests that got no answer.
+// missingRequests lists the requests that got no answer and that no other
+// check is charged with: not a line a framing check is charged with, nor
+// one the scenario expects an answer to (the expected answer's checks are
+// charged with it), nor one that got a wrong answer with id null.
 func (ev *evidence) missingRequests() []*sentLine {
 	var out []*sentLine
 	for _, l := range ev.lines {
-		if l.kind == lineRequest && l.got == nil && ev.lost[l] == "" {
+		if l.kind == lineRequest && l.got == nil && ev.lost[l] == "" && l.expect == nil && ev.misread[l] == nil {
 			out = append(out, l)
 		}
 	}
@@ -185,7 +250,10 @@ func (ev *evidence) endedOnFatalLine() bool {
 // judgeExpected judges the checks that scenarios tag on expected answers:
 // each on the answer tied to the line that asks for it, and on nothing
 // else. A missing answer counts against them too (the line did not get the
-// answer the check asks for), with what cut the run short.
+// answer the check asks for), with what cut the run short, and against them
+// alone: one fault, one check, so judgeOnce does not count it again. A bad
+// line answered with id null where its own id can be read got a wrong
+// answer, which its checks are charged with, and nothing else.
 func judgeExpected(ev *evidence, t *tally) {
 	for _, l := range ev.lines {
 		if l.expect == nil || ev.lost[l] != "" {
@@ -197,19 +265,19 @@ func judgeExpected(ev *evidence, t *tally) {
 		want := fmt.Sprintf("%s should get %s", l.describe(), describeExpected(e))
 		where := fmt.Sprintf("line %d", l.n)
 		switch {
+		case l.got == nil && ev.misread[l] != nil:
+			a := ev.misread[l]
+			what := fmt.Sprintf("%s; it got %s instead, which does not carry the line's id %s: the id of this bad line can be read, so its error carries it",
+				want, quote(a.Line), l.id)
+			ev.fail(t, failure{where: where, what: what, expected: e.Text, actual: a.Line}, e.Checks...)
 		case l.got == nil:
-			checks := e.Checks
-			if ev.sc.Ends() == scenario.StepClose {
-				// judgeOnce names every request left unanswered, once.
-				checks = without(checks, checkAnswersOnce)
-			}
 			what := want + "; nothing came for it"
 			if l.kind == lineNullID {
 				if exp, came, count := nullCount(ev.lines, 0); exp > 1 && came < exp {
 					what += " (" + count + ")"
 				}
 			}
-			ev.fail(t, failure{where: where, what: ev.withNote(what), expected: e.Text, actual: "(nothing)"}, checks...)
+			ev.fail(t, failure{where: where, what: ev.withNote(what), expected: e.Text, actual: "(nothing)"}, e.Checks...)
 		case !matches(e, l.got):
 			what := fmt.Sprintf("%s; it got %s", want, quote(l.got.Line))
 			if l.got.Msg == nil && l.got.Problem != "" {
@@ -218,16 +286,6 @@ func judgeExpected(ev *evidence, t *tally) {
 			ev.fail(t, failure{where: where, what: what, expected: e.Text, actual: l.got.Line}, e.Checks...)
 		}
 	}
-}
-
-func without(ids []string, id string) []string {
-	var out []string
-	for _, x := range ids {
-		if x != id {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // judgeOrders judges the order lines of a scenario: the answer to one id
@@ -296,7 +354,6 @@ func judgeFraming(ev *evidence, t *tally) {
 	if !answered {
 		return
 	}
-	exited := ev.run.EarlyExit || ev.run.ExitedAfterClose && !ev.run.Exit.OK()
 	for _, g := range []group{split, shared} {
 		if len(g.lines) == 0 {
 			continue
@@ -305,7 +362,8 @@ func judgeFraming(ev *evidence, t *tally) {
 		var lost []string
 		nullLost := false
 		for _, l := range g.lines {
-			if l.got == nil && !exited {
+			// chargeFraming decided which lines this check is charged with.
+			if ev.lost[l] == g.check {
 				lost = append(lost, l.describe())
 				nullLost = nullLost || l.kind == lineNullID
 			}
@@ -384,7 +442,11 @@ func judgeIDs(ev *evidence, t *tally) {
 
 // judgeOnce judges answers.once and notifications.silent: no line is
 // answered twice, no answer comes that no line asks for, and when stdin
-// closes every request has its answer.
+// closes every request has its answer. It counts only the faults no other
+// check is charged with: a request the scenario expects an answer to is its
+// expected answer's checks' (judgeExpected), a line lost to framing and the
+// answers its pieces got a framing check's, and a bad line's error with id
+// null its own check's.
 func judgeOnce(ev *evidence, t *tally) {
 	run := ev.run
 	t.test(checkAnswersOnce)
@@ -421,7 +483,7 @@ func judgeOnce(ev *evidence, t *tally) {
 	// as lines) are left out.
 	var errorsExtra, otherExtra []*answer
 	for _, a := range ev.extra {
-		if ev.fragments[a] {
+		if ev.fragments[a] || ev.misreadAnswers[a] {
 			continue
 		}
 		if a.badLineError() || a.usableID() {
