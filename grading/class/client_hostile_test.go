@@ -58,8 +58,8 @@ func readClientHostile(t *testing.T) map[string]hostileRow {
 		}
 		rows[c[0]] = hostileRow{outcome: c[1], score: c[2], failed: cellList(c[3]), flags: cellList(c[4])}
 	}
-	if len(rows) != 7 {
-		t.Fatalf("clients/EXPECTED.md: %d client rows read, want 7; has its table changed shape?", len(rows))
+	if len(rows) != 8 {
+		t.Fatalf("clients/EXPECTED.md: %d client rows read, want 8; has its table changed shape?", len(rows))
 	}
 	return rows
 }
@@ -92,6 +92,7 @@ func clientHostileClass(t *testing.T) string {
 		"client-sockets":        {"hostile": hostile, "client": student, "run": []byte(attack("sockets"))},
 		"client-partial-stderr": {"hostile": hostile, "client": student, "run": []byte(attack("partial-stderr"))},
 		"client-peer":           {"hostile": hostile, "client": student, "run": []byte(attack("peer"))},
+		"client-kill-bridge":    {"hostile": hostile, "client": student, "run": []byte(attack("kill-bridge"))},
 		"client-lab-copy":       {"run": []byte("#!/bin/sh\nexec \"$(dirname \"$(dirname \"$2\")\")/lab\" client \"$@\"\n")},
 		"client-lab-ship":       {"lab": lab, "run": []byte("#!/bin/sh\nexec \"$(dirname \"$0\")/lab\" client \"$@\"\n")},
 	}
