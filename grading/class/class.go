@@ -124,8 +124,10 @@ const (
 	// FlagLabBinary: the submission holds a file identical to the lab
 	// binary (the reference server), by size and SHA-256.
 	FlagLabBinary = "contains-lab-binary"
-	// FlagReferenceTranscript: every answer, log line and exit of the
-	// student's run is what the reference server's run gave.
+	// FlagReferenceTranscript: the student's run gave the reference's
+	// answers and exits, and its log lines wherever the program ended by
+	// itself (ids, times and line order aside); for a client lesson, the
+	// messages it sent its servers and the answers it gave.
 	FlagReferenceTranscript = "same-transcript-as-reference"
 	// FlagUnidentified: the submission's files could not be read in time
 	// (or within the size allowed) to tie the result to them.
