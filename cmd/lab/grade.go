@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/report"
+	"github.com/mcplab/mcplab/lab/capture"
 	"github.com/mcplab/mcplab/lab/client"
 )
 
@@ -38,6 +40,14 @@ func gradeCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	if *sweep < 0 {
 		return exitCannot, usagef("-sweep must not be negative")
+	}
+	if *out != "" {
+		// Found before any grading: a report that cannot be written (no
+		// such folder, a link, a folder others may write to) must not
+		// cost the student the whole run first.
+		if err := capture.CheckNew(*out); err != nil {
+			return exitCannot, fmt.Errorf("-out: %w (nothing was graded)", err)
+		}
 	}
 	if *sweep > 0 && *seed == 0 {
 		*seed = randomSeed()
@@ -109,15 +119,16 @@ func writeReport(e *env, format, path string, res *grading.Result) error {
 	if path == "" {
 		return report.Write(e.stdout, format, res, opt)
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("writing the report: %w", err)
-	}
-	if err := report.Write(f, format, res, opt); err != nil {
-		f.Close()
+	// The report is bounded (see grading's caps), so it is built in memory
+	// and written as a new file renamed into place, never through a link.
+	var buf bytes.Buffer
+	if err := report.Write(&buf, format, res, opt); err != nil {
 		return err
 	}
-	return f.Close()
+	if err := capture.WriteNew(path, buf.Bytes()); err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	return nil
 }
 
 func randomSeed() int64 {

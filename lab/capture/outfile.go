@@ -54,7 +54,7 @@ func WriteNew(path string, data []byte) error {
 		// is refused, not replaced.
 		if info, lerr := root.Lstat(name); lerr == nil {
 			if why := notReplaceable(info); why != "" {
-				err = fmt.Errorf("%s appeared while lab capture wrote it and %s", path, why)
+				err = fmt.Errorf("%s appeared while it was being written, and %s", path, why)
 			}
 		}
 	}
