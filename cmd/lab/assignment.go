@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"runtime/debug"
 	"strings"
 
 	"github.com/mcplab/mcplab/lessons"
@@ -21,26 +20,37 @@ const assignmentUsage = `assignment --lesson N --lang go|python|javascript [flag
 Writes a student repository into DIR (which must not exist, or be an empty
 folder): the lesson's starter in that language, the "run" script the grader
 starts (and "build" for Go), README.md for the student (the starter's own
-README becomes STARTER.md), and CI files that grade every push with this
-lab's version:
+README becomes STARTER.md), and CI files that grade every push with exactly
+this lab:
   .github/workflows/grade.yml   GitHub Actions; GitHub Classroom reads its
                                 "Points X/Y" line, the job summary gets the
                                 Markdown report
   .gitlab-ci.yml                GitLab CI; the JUnit report is the job's
-                                test report artifact`
+                                test report artifact
+
+Both install the lab with
+  go install github.com/mcplab/mcplab/cmd/lab@VERSION
+pinned to exactly this lab: its release version, or, for a lab built with
+go build in a clean clone, its commit as a Go pseudo-version
+(v0.0.0-YYYYMMDDHHMMSS-<12 hex of the commit>; that commit must be pushed
+to the module's repository). "lab version" prints it. A lab built with
+local changes, or by go run or go test, is no lab CI could install: it
+says so, names the commit it was built from, and exits 2; --lab-version
+chooses the version instead.
+
+Exit status: 0 written, 2 bad usage or nothing could be written.
+
+Example:
+  lab assignment --lesson 1 --lang python lesson1`
 
 // modulePath is the lab's Go module, as CI installs it.
 const modulePath = "github.com/mcplab/mcplab"
-
-// releaseVersion matches a semantic version tag, the only kind of version
-// the CI files may pin (it goes into YAML and shell unquoted).
-var releaseVersion = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
 
 func assignmentCmd(_ context.Context, e *env, args []string) (int, error) {
 	fs := newFlags("assignment", assignmentUsage, e.stderr)
 	lesson := fs.Int("lesson", 1, "the lesson whose starter to hand out")
 	lang := fs.String("lang", "", "the starter's language: "+strings.Join(lessons.StarterLanguages(), ", "))
-	labVersion := fs.String("lab-version", "", "the lab release CI installs (default: this lab's own version)")
+	labVersion := fs.String("lab-version", "", "the lab CI installs: a release such as v1.2.3 or a commit's pseudo-version (default: exactly this lab)")
 	timeScale := fs.Float64("time-scale", 2, "CI's deadline multiplier (shared runners are slower than a laptop)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -55,15 +65,15 @@ func assignmentCmd(_ context.Context, e *env, args []string) (int, error) {
 	if *timeScale <= 0 || *timeScale > 100 {
 		return exitCannot, usagef("-time-scale must be more than 0 and at most 100")
 	}
-	v := *labVersion
+	v, note := *labVersion, ""
 	if v == "" {
-		v = ownVersion()
-	}
-	if !releaseVersion.MatchString(v) {
-		if *labVersion == "" {
-			return exitCannot, usagef("this lab has no release version (it is %q), so the CI files would not know which lab to install: pass -lab-version vX.Y.Z, a release of %s", v, modulePath)
+		b := thisBuild()
+		if b.Pin == "" {
+			return exitCannot, usageError{b.Why}
 		}
-		return exitCannot, usagef("-lab-version %q is not a release version such as v1.2.3", v)
+		v, note = b.Pin, b.pinNote()
+	} else if !moduleVersion.MatchString(v) {
+		return exitCannot, usagef("-lab-version %q is not a version go install can fetch: a release such as v1.2.3, or a commit's pseudo-version such as v0.0.0-20261201110831-9e51dd326eb3", v)
 	}
 	m, err := lessons.Get(*lesson)
 	if err != nil {
@@ -76,7 +86,7 @@ func assignmentCmd(_ context.Context, e *env, args []string) (int, error) {
 	if err := writeNewTree(rest[0], files); err != nil {
 		return exitCannot, err
 	}
-	fmt.Fprintf(e.stderr, "lab assignment: lesson %d (%s), %s starter, grading with lab %s, written to %s\n", m.Number, m.Title, *lang, v, rest[0])
+	fmt.Fprintf(e.stderr, "lab assignment: lesson %d (%s), %s starter, grading with lab %s%s, written to %s\n", m.Number, m.Title, *lang, v, note, rest[0])
 	return exitOK, nil
 }
 
@@ -87,18 +97,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// ownVersion is the lab's version: the one stamped at build time, or the
-// module version `go install ...@vX.Y.Z` recorded.
-func ownVersion() string {
-	if version != "dev" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return version
 }
 
 // goSeries is the Go release CI sets up to install the lab: the series

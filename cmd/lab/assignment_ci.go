@@ -171,7 +171,9 @@ Then, from this folder:
 	if p.Build {
 		b.WriteString("; `build` compiles it into `$LAB_WORK` first. Run `./build` again after each change")
 	}
-	b.WriteString(strings.NewReplacer("MODULE", modulePath, "VERSION", p.Version, "PROGRAM", p.Program).Replace(`. The grade lists every check, what happened, what was expected, and how to
+	// The placeholders are braced so that no word of the text (LAB_VERSION)
+	// is taken for one.
+	b.WriteString(strings.NewReplacer("{MODULE}", modulePath, "{VERSION}", p.Version, "{PROGRAM}", p.Program).Replace(`. The grade lists every check, what happened, what was expected, and how to
 fix it; it exits 0 when every check passes, 1 when one fails, 2 when it could
 not grade.
 
@@ -189,8 +191,8 @@ The job fails (red) while a check fails: that is the grade, not a broken CI.
 
 ## How the lab gets into CI, and why
 
-CI builds the lab from source with ` + "`go install MODULE/cmd/lab@VERSION`" + `, a pinned
-release, rather than pulling the lab's container image:
+CI builds the lab from source with ` + "`go install {MODULE}/cmd/lab@{VERSION}`" + `, a pinned
+version, rather than pulling the lab's container image:
 
 - the version is pinned in the CI files (` + "`LAB_VERSION`" + `), so every push of the
   course is graded by the same checks and points, and you can install that very
@@ -198,7 +200,7 @@ release, rather than pulling the lab's container image:
 - it works the same on GitHub's and GitLab's runners, needing only Go, which
   both set up in a line; no registry has to serve an image to the runners,
   and the course has nothing to publish;
-- your PROGRAM runs on the runner itself, next to the Go, Python or Node it needs,
+- your {PROGRAM} runs on the runner itself, next to the Go, Python or Node it needs,
   instead of inside an image that would have to carry all three.
 
 Teachers: change ` + "`LAB_VERSION`" + ` only between assignments, and raise

@@ -148,6 +148,9 @@ func testAssignment(t *testing.T, m *lessons.Manifest, lang, labDir string) {
 		if !strings.Contains(string(readme), "go install github.com/mcplab/mcplab/cmd/lab@v0.9.1") {
 			t.Errorf("README.md does not say how to install the pinned lab:\n%s", readme)
 		}
+		if strings.Contains(string(readme), "LAB_v") || strings.Count(string(readme), "`LAB_VERSION`") != 2 {
+			t.Errorf("README.md does not name the CI variable LAB_VERSION where it should:\n%s", readme)
+		}
 		switch ci {
 		case "github":
 			data, err := os.ReadFile(filepath.Join(dir, ".github", "workflows", "grade.yml"))
@@ -275,8 +278,8 @@ func TestAssignmentRefuses(t *testing.T) {
 		{[]string{"--lang", "go", "--lab-version", "v1.0.0", link}, "is a link"},
 		{[]string{"--lang", "go", "--lab-version", "v1.0.0", file}, "is a file"},
 		{[]string{"--lang", "cobol", "--lab-version", "v1.0.0", filepath.Join(tmp, "a")}, "-lang must be one of go, python, javascript"},
-		{[]string{"--lang", "go", filepath.Join(tmp, "b")}, "pass -lab-version"},
-		{[]string{"--lang", "go", "--lab-version", "v1; rm -rf /", filepath.Join(tmp, "c")}, "not a release version"},
+		{[]string{"--lang", "go", filepath.Join(tmp, "b")}, "pass --lab-version"},
+		{[]string{"--lang", "go", "--lab-version", "v1; rm -rf /", filepath.Join(tmp, "c")}, "not a version go install can fetch"},
 		{[]string{"--lesson", "99", "--lang", "go", "--lab-version", "v1.0.0", filepath.Join(tmp, "d")}, "there is no lesson 99"},
 		{[]string{"--lang", "go", "--lab-version", "v1.0.0"}, "name one folder"},
 	} {

@@ -28,7 +28,9 @@ import (
 	"github.com/mcplab/mcplab/lab/rig"
 )
 
-// version is stamped at build time with -ldflags "-X main.version=...".
+// version is stamped at build time with -ldflags "-X main.version=...";
+// without a stamp, thisBuild (version.go) names the lab from its build
+// information: the module version go install recorded, or the commit.
 var version = "dev"
 
 // Exit statuses shared by every command.
@@ -136,7 +138,7 @@ func dispatch(ctx context.Context, e *env, args []string) int {
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintf(w, "lab %s: a teaching lab for JSON-RPC and MCP on the wire\n\nUsage: lab COMMAND [flags]\n\nCommands:\n", version)
+	fmt.Fprintf(w, "lab %s: a teaching lab for JSON-RPC and MCP on the wire\n\nUsage: lab COMMAND [flags]\n\nCommands:\n", thisBuild().Shown)
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
@@ -147,7 +149,7 @@ func versionCmd(_ context.Context, e *env, args []string) (int, error) {
 	if len(args) > 0 {
 		return exitCannot, usagef("version takes no arguments")
 	}
-	fmt.Fprintf(e.stdout, "lab %s\n", version)
+	fmt.Fprintf(e.stdout, "lab %s\n", thisBuild().Shown)
 	return exitOK, nil
 }
 
