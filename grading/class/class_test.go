@@ -264,7 +264,7 @@ func TestSummary(t *testing.T) {
 		"- Graded: 4 (every check passed: 2)\n" +
 		"- Could not grade: 1 (no score: see each student's report for why)\n" +
 		"- Flaky (a run timed out and its rerun disagreed): 1: dee\n" +
-		"- Not submission folders, ignored: README\\.md\n" +
+		"- Not submission folders, ignored: README.md\n" +
 		"\n## Score distribution\n\n" +
 		"| score | students | |\n|---:|---:|:---|\n" +
 		"| 21/21 | 2 | ██ |\n| 19/21 | 1 | █ |\n| 17/21 | 1 | █ |\n" +

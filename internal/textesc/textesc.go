@@ -87,18 +87,46 @@ func Hidden(r rune) bool {
 }
 
 // Markdown makes s safe as one line of Markdown text or a table cell:
-// Line's escapes, then a backslash before every character Markdown or HTML
-// would act on.
+// Line's escapes, then a backslash only where Markdown or HTML would act on
+// a character there: always before ` * _ [ ] < > | ~ &, before a backslash
+// that would escape what follows it, before a # + - = or the . or ) of a
+// number that would start a heading, list or rule at the start, and inside
+// "://" and "www." so no link is made. Other text ({"waited": N}, -32700 in
+// the middle of a title) stays as it is, so the raw file reads as plain text.
 func Markdown(s string) string {
 	s = Line(s)
 	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune("\\`*_{}[]()<>#+-.!|~&", r) {
+	b.Grow(len(s) + 8)
+	start := len(s) - len(strings.TrimLeft(s, " "))
+	digits := start
+	for digits < len(s) && s[digits] >= '0' && s[digits] <= '9' {
+		digits++
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case strings.IndexByte("`*_[]<>|~&", c) >= 0:
+			b.WriteByte('\\')
+		case c == '\\' && (i+1 == len(s) || isASCIIPunct(s[i+1])):
+			b.WriteByte('\\')
+		case i == start && strings.IndexByte("#+-=", c) >= 0:
+			b.WriteByte('\\')
+		case i == digits && digits > start && (c == '.' || c == ')'):
+			b.WriteByte('\\')
+		case c == '/' && i >= 1 && strings.HasPrefix(s[i-1:], "://"):
+			b.WriteByte('\\')
+		case c == '.' && i >= 3 && strings.EqualFold(s[i-3:i], "www"):
 			b.WriteByte('\\')
 		}
-		b.WriteRune(r)
+		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// isASCIIPunct reports whether c is one of the ASCII punctuation characters
+// a Markdown backslash escapes.
+func isASCIIPunct(c byte) bool {
+	return c < 0x80 && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0
 }
 
 // CSVCell makes s safe as a cell of a CSV file a spreadsheet opens: Line's

@@ -26,9 +26,16 @@ func TestMarkdown(t *testing.T) {
 	for in, want := range map[string]string{
 		"bo|b":           `bo\|b`,
 		"<b>x</b>":       `\<b\>x\</b\>`,
-		"line\nbreak":    `line\\x0abreak`,
-		"README.md":      `README\.md`,
+		"line\nbreak":    `line\x0abreak`,
+		"README.md":      "README.md",
 		"plain name 123": "plain name 123",
+		`each wait answers {"waited": N} with its own id`: `each wait answers {"waited": N} with its own id`,
+		"gets -32700 with id null":                        "gets -32700 with id null",
+		"- a list":                                        `\- a list`,
+		"# heading":                                       `\# heading`,
+		"1. first":                                        `1\. first`,
+		`a\x1b b\*`:                                       `a\x1b b\\\*`,
+		"see http://x.org and www.x.org":                  `see http:\//x.org and www\.x.org`,
 	} {
 		if got := Markdown(in); got != want {
 			t.Errorf("Markdown(%q) = %q, want %q", in, got, want)
