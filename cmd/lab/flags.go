@@ -31,8 +31,18 @@ func parseFlags(fs *flag.FlagSet, args []string) (command []string, err error) {
 			break
 		}
 	}
-	if err := fs.Parse(args); err != nil {
+	// The flag package prints a bad flag's error and the whole usage
+	// itself; the caller prints the error once, with a pointer to the help,
+	// so the parse is silent and only -h prints the usage.
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err = fs.Parse(args)
+	fs.SetOutput(out)
+	fs.Usage = usage
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.Usage()
 			return nil, errHelp
 		}
 		return nil, usageError{strings.TrimSpace(err.Error())}

@@ -189,5 +189,9 @@ func clipMiddle(s string) string {
 	if len(r) <= 240 {
 		return s
 	}
-	return fmt.Sprintf("%s ... [%d characters] ... %s", string(r[:160]), len(r)-240, string(r[len(r)-80:]))
+	unit := "characters"
+	if len(r)-240 == 1 {
+		unit = "character"
+	}
+	return fmt.Sprintf("%s ... [%d %s left out] ... %s", string(r[:160]), len(r)-240, unit, string(r[len(r)-80:]))
 }
