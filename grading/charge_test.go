@@ -88,7 +88,7 @@ func TestOneFaultOneCheck(t *testing.T) {
 			out: []string{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`,
 				`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`},
 			failed: []string{"answers.once", "errors.invalid-request"},
-			says:   map[string]string{"answers.once": "1 answer(s) came that no line of the scenario asks for"},
+			says:   map[string]string{"answers.once": "1 answer came that no line of the scenario asks for"},
 		},
 		{
 			// A request the scenario expects an answer to, left unanswered
@@ -111,7 +111,7 @@ func TestOneFaultOneCheck(t *testing.T) {
 			scenario: "-- steps --\nat 0ms send a\nat 10ms send b\nat 100ms close\n-- a --\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n-- b --\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n-- expect --\nm.one {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n",
 			out:      []string{ok(1)},
 			failed:   []string{"answers.once"},
-			says:     map[string]string{"answers.once": "1 request(s) got no answer at all: id 2"},
+			says:     map[string]string{"answers.once": "1 request got no answer at all: id 2"},
 		},
 		{
 			// A line between two the server answered, in the same write:

@@ -140,7 +140,10 @@ func TestClientFailuresSayWhatToDo(t *testing.T) {
 		if c.ID != "truncation" {
 			continue
 		}
-		for _, want := range []string{"In scenario everyday", "command 4", "incident-log", "text# is 24000", "Expected: text# equal to 8052", "Rule: ", "(lesson 3, \"One budget for results\")", "Fix: "} {
+		if c.Expected != "text# equal to 8052" {
+			t.Errorf("expected %q, want %q", c.Expected, "text# equal to 8052")
+		}
+		for _, want := range []string{"In scenario everyday", "command 4", "incident-log", "text# is 24000", "Rule: ", "(lesson 3, \"One budget for results\")", "Fix: "} {
 			if !strings.Contains(c.Message, want) {
 				t.Errorf("the message lacks %q:\n%s", want, c.Message)
 			}

@@ -73,7 +73,7 @@ func (m *sentMessage) toolName() (string, bool) {
 }
 
 func (m *sentMessage) describe() string {
-	return fmt.Sprintf("%s to %s", clip(m.raw, 160), m.server)
+	return fmt.Sprintf("%s (sent to the %s server)", clip(m.raw, 160), m.server)
 }
 
 // sentMessages lists what the client sent, in order.
@@ -172,11 +172,17 @@ func (r *clientRun) reached(n int, server, tool string) (*sentMessage, string) {
 		return nil, fmt.Sprintf("while command %d ran, the client sent no tools/call to any server", n)
 	}
 	var seen []string
+	elsewhere := false
 	for _, m := range calls {
 		name, _ := m.toolName()
-		seen = append(seen, fmt.Sprintf("%q to %s", name, m.server))
+		seen = append(seen, fmt.Sprintf("the tool %q on the %s server", name, m.server))
+		elsewhere = elsewhere || m.server != server
 	}
-	return nil, fmt.Sprintf("while command %d ran, the client called %s, not %q on %s", n, strings.Join(seen, " and "), tool, server)
+	want := fmt.Sprintf("the tool %q", tool)
+	if elsewhere {
+		want += fmt.Sprintf(" on the %s server", server)
+	}
+	return nil, fmt.Sprintf("while command %d ran, the client called %s, not %s", n, strings.Join(seen, " and "), want)
 }
 
 // judgeClientExpected judges the scenario's expect lines, each group of a
@@ -247,7 +253,7 @@ func (r *clientRun) unmet(e ClientExpectation) string {
 			}
 		}
 		name, _ := calls[0].toolName()
-		return fmt.Sprintf("while command %d ran, the client called %q on %s, a name that server does not know (see original-name)", e.Command, name, calls[0].server)
+		return fmt.Sprintf("while command %d ran, the client called the tool %q on the %s server, a name that server does not know (see original-name)", e.Command, name, calls[0].server)
 	case "needs-answer":
 		a := r.answers[e.Command-1]
 		if a == nil {
@@ -284,7 +290,7 @@ func (r *clientRun) judgeOne(e ClientExpectation) *failure {
 		}
 	case "reaches":
 		if _, why := r.reached(e.Command, e.Alias, e.Tool); why != "" {
-			return &failure{what: why, expected: fmt.Sprintf("a tools/call of %q, the server's own name for the tool, sent to %s", e.Tool, e.Alias)}
+			return &failure{what: why, expected: fmt.Sprintf("a tools/call of %q, the server's own name for the tool, sent to the %s server", e.Tool, e.Alias)}
 		}
 	case "notified":
 		return r.judgeNotified(e)
@@ -637,7 +643,7 @@ func judgeOriginalName(run *clientRun, t *tally) {
 				}
 				sort.Strings(names)
 			}
-			t.fail(failure{scenario: run.sc.Name, what: fmt.Sprintf("the client called %q on %s, which has no tool of that name (its tools, every page: %s)", name, m.server, strings.Join(names, ", ")), expected: "the tool's own name, looked up in the client's table from the namespaced one", actual: clip(m.raw, 300)}, checkOriginalName)
+			t.fail(failure{scenario: run.sc.Name, where: "call", what: fmt.Sprintf("the client called the tool %q on the %s server, which has no tool of that name (its tools, every page: %s)", name, m.server, strings.Join(names, ", ")), expected: "the tool's own name, looked up in the client's table from the namespaced one", actual: clip(m.raw, 300)}, checkOriginalName)
 		}
 	}
 }

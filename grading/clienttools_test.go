@@ -24,7 +24,7 @@ func TestUnknownToolMessageListsEveryPage(t *testing.T) {
 		if c.ID != "original-name" {
 			continue
 		}
-		want := `the client called "mcp__notes__search" on notes, which has no tool of that name (its tools, every page: search, read_note, add_note)`
+		want := `the client called the tool "mcp__notes__search" on the notes server, which has no tool of that name (its tools, every page: search, read_note, add_note)`
 		if !strings.Contains(c.Message, want) {
 			t.Errorf("the original-name message lacks %q:\n%s", want, c.Message)
 		}

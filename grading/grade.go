@@ -377,22 +377,8 @@ func verdict(c Check, t *tally) CheckResult {
 		} else {
 			fmt.Fprintf(&b, "%s%s.", strings.ToUpper(f.what[:1]), strings.TrimSuffix(f.what[1:], "."))
 		}
-		if len(fails) > 1 {
-			var places []string
-			for _, g := range fails[1:] {
-				place := "scenario " + g.scenario
-				if g.scenario == "" {
-					place = "the run as a whole"
-				}
-				if g.where != "" {
-					place += " " + g.where
-				}
-				places = append(places, place)
-			}
-			fmt.Fprintf(&b, " (It failed in %d more place(s) as well: %s.)", len(fails)-1, listSome(places, 4))
-		}
-		if f.expected != "" {
-			fmt.Fprintf(&b, " Expected: %s.", strings.TrimSuffix(f.expected, "."))
+		if more := morePlaces(f, fails[1:]); more != "" {
+			b.WriteString(" " + more)
 		}
 		if c.Rule != "" {
 			fmt.Fprintf(&b, " Rule: %s", c.Rule)
@@ -478,7 +464,7 @@ func classify(evs []*evidence, res *Result) Outcome {
 			return Outcome{Kind: OutcomeProtocolViolation, Detail: "The server wrote something to stdout that is not a JSON-RPC message."}
 		}
 	}
-	return Outcome{Kind: OutcomeWrongAnswers, Detail: fmt.Sprintf("%d check(s) failed: %s.", len(failed), strings.Join(failed, ", "))}
+	return Outcome{Kind: OutcomeWrongAnswers, Detail: fmt.Sprintf("%s failed: %s.", plural(len(failed), "check", "checks"), strings.Join(failed, ", "))}
 }
 
 // explicitMisses lists the ids a scenario's own await steps waited for in

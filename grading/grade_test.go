@@ -220,7 +220,10 @@ func TestMessagesSayWhatToDo(t *testing.T) {
 	if c == nil || c.Status != grading.StatusFail {
 		t.Fatalf("ids.exact is %v, want a failure to inspect", c)
 	}
-	for _, part := range []string{"carries id \"", "(a string)", "(a number)", "Expected: id ", "Rule: JSON-RPC 2.0", "Fix: Keep the id"} {
+	if !strings.HasPrefix(c.Expected, "id ") || strings.Contains(c.Message, "Expected:") {
+		t.Errorf("expected %q should say which id, and only there (the message repeats no Expected):\n%s", c.Expected, c.Message)
+	}
+	for _, part := range []string{"carries id \"", "(a string)", "(a number)", "Rule: JSON-RPC 2.0", "Fix: Keep the id"} {
 		if !strings.Contains(c.Message, part) {
 			t.Errorf("message lacks %q:\n%s", part, c.Message)
 		}

@@ -411,11 +411,15 @@ func judgeMessagesOnly(ev *evidence, t *tally) {
 		if first == "" {
 			first = a.Line
 		}
-		bad = append(bad, fmt.Sprintf("stdout line %d, %s: %s", a.n, quote(a.Line), why))
+		if rest, ok := strings.CutPrefix(why, "it "); ok {
+			bad = append(bad, fmt.Sprintf("stdout line %d %s %s", a.n, quote(a.Line), rest))
+		} else {
+			bad = append(bad, fmt.Sprintf("stdout line %d %s: %s", a.n, quote(a.Line), why))
+		}
 	}
 	if len(bad) > 0 {
 		ev.fail(t, failure{
-			what:     fmt.Sprintf("%d line(s) on stdout are not JSON-RPC responses: %s", len(bad), listSome(bad, 3)),
+			what:     fmt.Sprintf("%s: %s", plural(len(bad), "line on stdout is not a JSON-RPC response", "lines on stdout are not JSON-RPC responses"), listSome(bad, 3)),
 			expected: "only JSON-RPC response objects on stdout, one per line",
 			actual:   first,
 		}, checkMessagesOnly)
@@ -496,7 +500,7 @@ func judgeOnce(ev *evidence, t *tally) {
 		errorsExtra, otherExtra = append(errorsExtra, otherExtra...), nil
 	}
 	if len(errorsExtra) > 0 {
-		what := fmt.Sprintf("%d answer(s) came that no line of the scenario asks for: %s", len(errorsExtra), listAnswers(errorsExtra))
+		what := fmt.Sprintf("%s came that no line of the scenario asks for: %s", plural(len(errorsExtra), "answer", "answers"), listAnswers(errorsExtra))
 		nullish := 0
 		for _, a := range errorsExtra {
 			if !a.hasID || bytes.Equal(a.id, wire.Null) {
@@ -510,8 +514,8 @@ func judgeOnce(ev *evidence, t *tally) {
 	}
 	if len(otherExtra) > 0 {
 		ev.fail(t, failure{
-			what: fmt.Sprintf("the scenario sent %d notification(s), and %d answer(s) came that no request asked for, so only notifications can have caused them: %s",
-				notifications, len(otherExtra), listAnswers(otherExtra)),
+			what: fmt.Sprintf("the scenario sent %s, and %s came that no request asked for, so only notifications can have caused them: %s",
+				plural(notifications, "notification", "notifications"), plural(len(otherExtra), "answer", "answers"), listAnswers(otherExtra)),
 			expected: "no answer at all to a notification", actual: otherExtra[0].Line}, checkSilent)
 	}
 	if ev.sc.Ends() == scenario.StepClose && !ev.closesEarly() {
@@ -521,7 +525,7 @@ func judgeOnce(ev *evidence, t *tally) {
 				ids = append(ids, string(l.id))
 			}
 			ev.fail(t, failure{
-				what:     ev.withNote(fmt.Sprintf("%d request(s) got no answer at all: id %s", len(missing), strings.Join(ids, ", id "))),
+				what:     ev.withNote(fmt.Sprintf("%s got no answer at all: id %s", plural(len(missing), "request", "requests"), strings.Join(ids, ", id "))),
 				expected: "one answer to every request before the server exits"}, checkAnswersOnce)
 		}
 	}

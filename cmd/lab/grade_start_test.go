@@ -19,7 +19,7 @@ func TestGradeUngradableStartExit2(t *testing.T) {
 		command []string
 		want    []string
 	}{
-		"typo":        {[]string{"python3", filepath.Join(dir, "typo.py")}, []string{"not graded (could-not-start)", "before it showed it was ready", "can't open file"}},
+		"typo":        {[]string{"python3", filepath.Join(dir, "typo.py")}, []string{"not graded. Outcome: could-not-start", "before it showed it was ready", "can't open file"}},
 		"exit 127":    {[]string{"sh", "-c", "echo 'cannot find my interpreter' >&2; exit 127"}, []string{"exited with status 127", "cannot find my interpreter"}},
 		"bad shebang": {[]string{shebang}, []string{"its first line asks for the interpreter /nonexistent/python9, and there is no such program"}},
 	} {

@@ -15,7 +15,11 @@ const gradescopeLimit = 1 << 20
 
 // gsResults is Gradescope's results.json.
 type gsResults struct {
-	Score            int      `json:"score"`
+	// Score is nil, and so left out, for a run that could not be graded:
+	// Gradescope takes a present score as the grade (it overrides the sum
+	// of the tests), and without one and without tests it reports the run
+	// as an autograder failure, not as a zero.
+	Score            *int     `json:"score,omitempty"`
 	ExecutionTime    int64    `json:"execution_time"`
 	Output           string   `json:"output"`
 	OutputFormat     string   `json:"output_format"`
@@ -40,16 +44,16 @@ type gsTest struct {
 // status passed or failed (a skipped check is failed, with 0 points and
 // output saying it was skipped), every test visible.
 //
-// Gradescope has no way to say "could not grade". A run that could not be
-// graded gets score 0, no tests, and an output that starts with the
-// problem, so that nothing looks like a wrong answer; the caller may also
-// exit non-zero so that Gradescope marks the run as an autograder failure.
+// Gradescope has no field for "could not grade". A run that could not be
+// graded gets no score field and no tests (so Gradescope records no grade
+// and shows the run as an autograder failure, not as a zero), and an output
+// that starts with the problem; the caller also exits non-zero.
 func writeGradescope(w io.Writer, r *grading.Result) error {
 	var head strings.Builder
 	if r.Gradable {
 		head.WriteString(summaryLine(r) + "\n")
 	} else {
-		fmt.Fprintf(&head, "Lesson %d could not be graded (%s), so no test ran and the score of 0 is not a grade:\n", r.Lesson, r.Outcome.Kind)
+		fmt.Fprintf(&head, "Lesson %d could not be graded (%s), so no test ran and no score is given:\n", r.Lesson, r.Outcome.Kind)
 		for _, l := range problemLines(r) {
 			head.WriteString("  " + oneLine(l, "\n  ") + "\n")
 		}
@@ -63,7 +67,6 @@ func writeGradescope(w io.Writer, r *grading.Result) error {
 	head.WriteString("\nTranscript:\n")
 	b, err := fitJSON(gradescopeLimit, transcriptText(r, gradescopeLimit), func(transcript string, fieldCap int) any {
 		res := gsResults{
-			Score:            r.Score,
 			ExecutionTime:    (max(r.DurationMS, 0) + 999) / 1000,
 			Output:           head.String() + transcript,
 			OutputFormat:     "text",
@@ -71,9 +74,10 @@ func writeGradescope(w io.Writer, r *grading.Result) error {
 			Tests:            []gsTest{},
 		}
 		if !r.Gradable {
-			res.Score = 0
 			return res
 		}
+		score := r.Score
+		res.Score = &score
 		for i, c := range r.Checks {
 			t := gsTest{
 				Score:      c.Points,

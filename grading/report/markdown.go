@@ -39,8 +39,8 @@ func writeMarkdown(w io.Writer, r *grading.Result) error {
 	t := count(r)
 	if r.Gradable {
 		fmt.Fprintf(&b, "# Lesson %d: %d/%d points\n\n", r.Lesson, r.Score, r.MaxScore)
-		fmt.Fprintf(&b, "%s. Outcome: **%s**", t, mdInline(string(r.Outcome.Kind)))
-		if r.Outcome.Detail != "" && r.Outcome.Kind != grading.OutcomeGraded {
+		fmt.Fprintf(&b, "%s. Outcome: **%s**", t, mdInline(outcomeLine(r)))
+		if outcomeDetailAdds(r) {
 			b.WriteString(": " + mdInline(clip(r.Outcome.Detail, mdMessageMax)))
 		}
 		b.WriteString("\n\n")

@@ -170,12 +170,17 @@ func details(c grading.CheckResult) string {
 	return b.String()
 }
 
-// sides is "Expected: …\nActual:   …" for a check that has them.
+// sides is "Expected: …\nActual:   …" for a check that has them, each
+// line only when its side is known.
 func sides(c grading.CheckResult) string {
-	if c.Expected == "" && c.Actual == "" {
-		return ""
+	var lines []string
+	if c.Expected != "" {
+		lines = append(lines, "Expected: "+c.Expected)
 	}
-	return "Expected: " + c.Expected + "\nActual:   " + c.Actual
+	if c.Actual != "" {
+		lines = append(lines, "Actual:   "+c.Actual)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // scenario is the events of one scenario of a transcript.

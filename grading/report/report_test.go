@@ -155,7 +155,7 @@ func TestWriteErrorIsWrapped(t *testing.T) {
 func TestText(t *testing.T) {
 	out, _ := render(t, FormatText, failing(), Options{})
 	lines := strings.Split(string(out), "\n")
-	if lines[0] != "Lesson 1: score 7/10 (wrong-answers)" {
+	if lines[0] != "Lesson 1: score 7/10. Outcome: wrong-answers (some answers were wrong or missing: 1 check failed)" {
 		t.Errorf("header = %q", lines[0])
 	}
 	var verdicts []string
@@ -360,6 +360,13 @@ func TestGradescope(t *testing.T) {
 	decodeStrict(t, out, &gs)
 	if gs.Score != 0 || len(gs.Tests) != 0 || !strings.Contains(gs.Output, "could not be graded") {
 		t.Errorf("ungradable: score %d tests %d output %q", gs.Score, len(gs.Tests), gs.Output)
+	}
+	// Gradescope records a score that is present, 0 included, as the grade;
+	// a run that could not be graded has none.
+	var fields map[string]json.RawMessage
+	decodeStrict(t, out, &fields)
+	if _, ok := fields["score"]; ok {
+		t.Errorf("ungradable: results.json has a score, which Gradescope records as a grade:\n%s", out)
 	}
 }
 

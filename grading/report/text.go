@@ -23,7 +23,7 @@ const textFieldMax = 4000
 
 // writeText writes the terminal report:
 //
-//	Lesson 1: score 7/10 (wrong-answers)
+//	Lesson 1: score 7/10. Outcome: wrong-answers (some answers were wrong or missing: 1 check failed)
 //	PASS framing.split-chunks  (2/2)  answers a request split over chunks
 //	FAIL errors.parse-error    (0/2)  answers a line that is not JSON
 //	      message, indented
@@ -41,9 +41,9 @@ func writeText(w io.Writer, r *grading.Result, color bool) error {
 	}
 	ew := &errWriter{w: w}
 	if r.Gradable {
-		ew.printf("%s\n", paint(ansiBold, fmt.Sprintf("Lesson %d: score %d/%d (%s)", r.Lesson, r.Score, r.MaxScore, r.Outcome.Kind)))
+		ew.printf("%s\n", paint(ansiBold, fmt.Sprintf("Lesson %d: score %d/%d. Outcome: %s", r.Lesson, r.Score, r.MaxScore, outcomeLine(r))))
 	} else {
-		ew.printf("%s\n", paint(ansiBold, fmt.Sprintf("Lesson %d: not graded (%s)", r.Lesson, r.Outcome.Kind)))
+		ew.printf("%s\n", paint(ansiBold, fmt.Sprintf("Lesson %d: not graded. Outcome: %s", r.Lesson, outcomeLine(r))))
 	}
 
 	idWidth, ptsWidth := 0, 0
@@ -69,8 +69,10 @@ func writeText(w io.Writer, r *grading.Result, color bool) error {
 		if c.Message != "" {
 			ew.printf("%s\n", indent(clip(c.Message, textFieldMax), "      ", "      "))
 		}
-		if c.Expected != "" || c.Actual != "" {
+		if c.Expected != "" {
 			ew.printf("%s\n", indent(clip(c.Expected, textFieldMax), "      Expected: ", "                "))
+		}
+		if c.Actual != "" {
 			ew.printf("%s\n", indent(clip(c.Actual, textFieldMax), "      Actual:   ", "                "))
 		}
 	}
@@ -95,8 +97,8 @@ func writeText(w io.Writer, r *grading.Result, color bool) error {
 		ew.printf("%s\n", paint(ansiYellow, "Flaky: the run timed out, was run again, and the two runs disagreed."))
 	}
 	if r.Gradable {
-		if r.Outcome.Detail != "" && r.Outcome.Kind != grading.OutcomeGraded {
-			ew.printf("%s\n", indent(clip(r.Outcome.Detail, textFieldMax), "Outcome: ", "         "))
+		if outcomeDetailAdds(r) {
+			ew.printf("%s\n", indent(clip(r.Outcome.Detail, textFieldMax), "Why: ", "     "))
 		}
 	} else {
 		problem := r.Problem

@@ -1,0 +1,114 @@
+package grading
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// plural is "1 line" or "3 lines": n, then the word in the form n needs.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// placeGroup is the further failures of one check in one scenario.
+type placeGroup struct {
+	scenario string
+	wheres   []string
+}
+
+// morePlaces says where else a check failed, beyond its first failure
+// first, as the parenthesis a message ends with: the first failure's own
+// scenario is called "this scenario", never named again, and each other
+// scenario is named once with what failed there ("scenario everyday (3
+// calls)", "scenario 02-ids (lines 3 and 5)"). It is "" when nothing else
+// failed.
+func morePlaces(first failure, rest []failure) string {
+	if len(rest) == 0 {
+		return ""
+	}
+	var groups []*placeGroup
+	index := map[string]*placeGroup{}
+	for _, g := range rest {
+		p, ok := index[g.scenario]
+		if !ok {
+			p = &placeGroup{scenario: g.scenario}
+			index[g.scenario] = p
+			groups = append(groups, p)
+		}
+		p.wheres = append(p.wheres, g.where)
+	}
+	var parts []string
+	for _, p := range groups {
+		what := describeWheres(p.wheres)
+		var part string
+		switch {
+		case p.scenario == first.scenario && first.scenario != "":
+			part = "this scenario"
+			if what != "" {
+				part += " (" + what + ")"
+			}
+		case p.scenario == "":
+			part = "the run as a whole"
+			if what != "" {
+				part += " (" + what + ")"
+			}
+		default:
+			part = "scenario " + p.scenario
+			if what != "" {
+				part += " (" + what + ")"
+			}
+		}
+		parts = append(parts, part)
+	}
+	return fmt.Sprintf("(It failed in %s as well: %s.)", plural(len(rest), "more place", "more places"), listSome(parts, 4))
+}
+
+// describeWheres says in a few words which places of one scenario failed:
+// "line 3", "lines 3, 5 and 7", "3 calls", "2 times", or "" for one failure
+// that names no place.
+func describeWheres(wheres []string) string {
+	if len(wheres) == 1 {
+		if _, n, ok := strings.Cut(wheres[0], " "); wheres[0] != "" && !ok || ok && !isNumber(n) {
+			return "1 " + wheres[0]
+		}
+		return wheres[0]
+	}
+	// "line 3", "line 5": one word, then a number each.
+	word, nums := "", []string{}
+	for _, w := range wheres {
+		k, n, ok := strings.Cut(w, " ")
+		if !ok || !isNumber(n) || (word != "" && k != word) {
+			nums = nil
+			break
+		}
+		word = k
+		nums = append(nums, n)
+	}
+	if nums != nil {
+		if len(nums) > 6 {
+			return fmt.Sprintf("%ss %s and %d more", word, strings.Join(nums[:5], ", "), len(nums)-5)
+		}
+		return fmt.Sprintf("%ss %s and %s", word, strings.Join(nums[:len(nums)-1], ", "), nums[len(nums)-1])
+	}
+	same := true
+	for _, w := range wheres {
+		same = same && w == wheres[0]
+	}
+	switch {
+	case same && wheres[0] == "":
+		return plural(len(wheres), "time", "times")
+	case same:
+		return plural(len(wheres), wheres[0], wheres[0]+"s")
+	}
+	return listSome(wheres, 4)
+}
+
+// isNumber reports whether s is a whole number written in digits.
+func isNumber(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
+}

@@ -1,0 +1,104 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/client"
+)
+
+// goldenPrograms are the known-bad programs the lesson goldens grade, and the
+// lab binary lesson 3's relay runs, built once for the package's tests.
+var goldenPrograms = map[string]string{
+	"student":  "github.com/mcplab/mcplab/grading/testdata/servers/student",
+	"helpdesk": "github.com/mcplab/mcplab/grading/testdata/servers/helpdesk",
+	"client":   "github.com/mcplab/mcplab/grading/testdata/clients/student",
+	"lab":      "github.com/mcplab/mcplab/cmd/lab",
+}
+
+// buildGolden builds the programs of goldenPrograms into dir, in one go
+// build, and returns each one's path.
+func buildGolden(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	paths := map[string]string{}
+	for name, pkg := range goldenPrograms {
+		paths[name] = filepath.Join(dir, name)
+		cmd := exec.Command("go", "build", "-o", paths[name], pkg)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("building %s: %v\n%s", pkg, err, out)
+		}
+	}
+	return paths
+}
+
+// durations are the measured times a report may quote ("took 1.23s",
+// "310ms"), replaced by "<time>" so a golden does not depend on the machine.
+var durations = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(ns|µs|ms|s|m)\b`)
+
+// TestGoldenLessonReports grades one known-bad program per lesson for real
+// and compares the whole text report with a golden file (times normalised),
+// so that a duplicated Expected line, an empty Actual line or a "more places"
+// list that repeats a scenario shows up as a diff. go test -update rewrites
+// the goldens.
+func TestGoldenLessonReports(t *testing.T) {
+	if testing.Short() {
+		t.Skip("grades three programs for real")
+	}
+	bins := buildGolden(t, t.TempDir())
+	cases := []struct {
+		name string
+		opts grading.Options
+		cmd  client.Command
+	}{
+		{"lesson1-banner", grading.Options{Lesson: 1}, client.Command{Path: bins["student"], Args: []string{"-mistake", "banner"}}},
+		{"lesson1-chunk-as-line", grading.Options{Lesson: 1}, client.Command{Path: bins["student"], Args: []string{"-mistake", "chunk-as-line"}}},
+		{"lesson2-method-message", grading.Options{Lesson: 2}, client.Command{Path: bins["helpdesk"], Args: []string{"-mistake", "method-message"}}},
+		{"lesson3-namespaced", grading.Options{Lesson: 3, Relay: []string{bins["lab"], "relay"}}, client.Command{Path: bins["client"], Args: []string{"-mistake", "namespaced"}}},
+	}
+	var wg sync.WaitGroup
+	got := make([][]byte, len(cases))
+	errs := make([]error, len(cases))
+	for i, c := range cases {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			opts := c.opts
+			opts.Starter = c.cmd
+			res, err := grading.Grade(context.Background(), opts)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			var b bytes.Buffer
+			if err := Write(&b, FormatText, res, Options{}); err != nil {
+				errs[i] = err
+				return
+			}
+			got[i] = durations.ReplaceAll(b.Bytes(), []byte("<time>"))
+		}()
+	}
+	wg.Wait()
+	for i, c := range cases {
+		if errs[i] != nil {
+			t.Errorf("%s: %v", c.name, errs[i])
+			continue
+		}
+		text := string(got[i])
+		for n, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+			if strings.TrimSpace(line) == "" || strings.TrimSpace(line) == "Actual:" || strings.TrimSpace(line) == "Expected:" {
+				t.Errorf("%s: line %d of the report is empty or has an empty side: %q", c.name, n+1, line)
+			}
+			if strings.Count(line, "Expected: ") > 1 || (strings.Contains(line, "Expected: ") && !strings.HasPrefix(strings.TrimSpace(line), "Expected: ")) {
+				t.Errorf("%s: line %d repeats what the Expected line says: %q", c.name, n+1, line)
+			}
+		}
+		golden(t, c.name+".text", got[i])
+	}
+}
