@@ -85,6 +85,9 @@ type Options struct {
 	// once its files are identified; a Student it returns is taken as the
 	// result instead of grading the submission again.
 	Reuse func(name string, sub *grading.Submission) *Student
+	// OnScale, when set, is called once with the scale of the deadlines
+	// (the one given, or the one calibrated), before any student is graded.
+	OnScale func(scale float64)
 	// OnResult, when set, is called as each student's grading ends, one
 	// call at a time, with how many are done out of how many.
 	OnResult func(done, total int, s *Student)
@@ -239,6 +242,9 @@ func Grade(ctx context.Context, dir string, opts Options) (*Class, error) {
 			c.TimeScale = cal.Scale
 		}
 		refTranscript = ref
+	}
+	if opts.OnScale != nil {
+		opts.OnScale(c.TimeScale)
 	}
 	lab, err := fingerprint(opts.Reference)
 	if err != nil {
