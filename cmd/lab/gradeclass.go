@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	tclog "github.com/testcontainers/testcontainers-go/log"
 
+	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/grading/sandbox"
@@ -57,7 +59,18 @@ and prints the summary. Flags mark what the teacher should look at: a copy
 of the lab binary in the submission, a transcript identical to the
 reference server's, a submission that could not be identified, a full
 LAB_WORK. SIGINT or SIGTERM stops the grading within seconds; the results
-so far are written, marked incomplete. Exit status 0 once the class is
+so far are written, marked incomplete. --resume-from EARLIER reuses the
+results of an earlier run (stopped or killed) under the deadlines' scale it
+used, calibrated or given, for every student whose files are unchanged; a
+different --time-scale reuses none. Each student graded again is named on
+stderr with the reason. Every usage error (a flag, the submissions folder,
+an --out that cannot be made, a --resume-from that is not a results
+folder) is found before any grading, and leaves no --out behind.
+
+Example: lab grade-class --out results submissions
+         lab grade-class --resume-from results --out results2 submissions
+
+Exit status 0 once the class is
 graded (whatever the students scored), 2 for bad usage, when the class
 could not be graded, or when it was stopped.`
 
@@ -78,7 +91,7 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	root := fs.String("root", "", "container sandbox: mount this folder read-only (it must hold SUBMISSIONS) instead of each submission's own folder, for run scripts that use files beside their folder")
 	image := fs.String("image", sandbox.DefaultImage, "container sandbox: the image servers run in")
 	buildTimeout := fs.Duration("build-timeout", 3*time.Minute, "time limit of a submission's build step (before the time scale)")
-	resumeFrom := fs.String("resume-from", "", "reuse the results in this earlier results folder (a run stopped half-way, even killed) whose submission files, lab and -time-scale match; needs -time-scale and a new -out")
+	resumeFrom := fs.String("resume-from", "", "reuse the results in this earlier results folder (a run stopped half-way, even killed) whose submission files, lab and time scale match, under the time scale that run used (a different -time-scale reuses none); needs a new -out")
 	shardFlag := fs.String("shard", "", "grade only shard K/N of the class (a stable slice by a hash of each student's folder name; needs -time-scale); join the shards with lab merge-grades")
 	shardIndex := fs.String("shard-index", "", "grade only the shard of this 0-based index (0 to -shard-count minus 1): the same as -shard K/N with K = index+1, for a Kubernetes Indexed Job's $(JOB_COMPLETION_INDEX); needs -shard-count")
 	shardCount := fs.Int("shard-count", 0, "with -shard-index: how many shards the class is graded in")
@@ -105,6 +118,8 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 		formatList = append(formatList, f)
 	}
 	switch {
+	case len(formatList) == 0:
+		return exitCannot, usagef("-format names no format; give one or more of %s, separated by commas", strings.Join(report.Formats(), ", "))
 	case *jobs < 0:
 		return exitCannot, usagef("-jobs must not be negative")
 	case *scale < 0:
@@ -113,6 +128,8 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitCannot, usagef("-sweep must not be negative")
 	case *buildTimeout <= 0:
 		return exitCannot, usagef("-build-timeout must be more than 0")
+	case *sbName != "process" && *sbName != "container":
+		return exitCannot, usagef("unknown sandbox %q; the sandboxes are process and container", *sbName)
 	}
 	var shard class.Shard
 	switch {
@@ -130,26 +147,48 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 		if err != nil {
 			return exitCannot, usageError{err.Error()}
 		}
-		if *scale == 0 {
+		if *scale == 0 && *resumeFrom == "" {
 			return exitCannot, usagef("-shard needs -time-scale: shards calibrated apart would get different deadlines, and lab merge-grades refuses to merge them")
 		}
 	}
-	if *resumeFrom != "" {
-		if *scale == 0 {
-			return exitCannot, usagef("-resume-from needs -time-scale, the one the earlier run had: a result is reused only under the same deadlines")
-		}
-		a, err1 := filepath.Abs(*resumeFrom)
-		b, err2 := filepath.Abs(*out)
-		if err1 != nil || err2 != nil || a == b {
-			return exitCannot, usagef("-out must be a new folder, not the -resume-from one: the earlier results are kept until the new run is done")
-		}
+	manifest, err := lessons.Get(*lesson)
+	if err != nil {
+		return exitCannot, usageError{err.Error()}
+	}
+	var lessonFS iofs.FS
+	if *lessonDir != "" {
+		lessonFS = os.DirFS(*lessonDir)
+	}
+	if _, err := grading.LoadLesson(*lesson, lessonFS); err != nil {
+		return exitCannot, usagef("-lesson %d: %v", *lesson, err)
 	}
 	if info, err := os.Stat(subsDir); err != nil || !info.IsDir() {
 		return exitCannot, usagef("%s is not a folder of submissions", subsDir)
 	}
-	if *sweep > 0 && *seed == 0 {
-		*seed = randomSeed()
-		fmt.Fprintf(e.stderr, "lab grade-class: sweep seed %d (pass -seed %d to replay these cuts)\n", *seed, *seed)
+	exclude := []string{*out}
+	subs, ignored, err := class.List(subsDir, exclude)
+	if err != nil {
+		return exitCannot, usageError{err.Error()}
+	}
+	if len(subs) == 0 {
+		return exitCannot, usagef("%s holds no submission folders: give the folder that holds one folder per student", subsDir)
+	}
+	var rootAbs string
+	if *root != "" {
+		if rootAbs, err = filepath.Abs(*root); err != nil {
+			return exitCannot, usagef("-root: %v", err)
+		}
+		if info, err := os.Stat(rootAbs); err != nil || !info.IsDir() {
+			return exitCannot, usagef("-root %s is not a folder", *root)
+		}
+		for _, s := range subs {
+			if d, err := filepath.Abs(s.Dir); err != nil || !inside(rootAbs, d) {
+				return exitCannot, usagef("-root %s does not hold the submission %s: the mounted folder must hold every submission", *root, s.Dir)
+			}
+		}
+	}
+	if err := checkClassOut(*out); err != nil {
+		return exitCannot, err
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -161,25 +200,34 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	var earlier *class.Earlier
 	if *resumeFrom != "" {
-		if earlier, err = class.LoadEarlier(*resumeFrom, with); err != nil {
-			return exitCannot, err
+		a, err1 := filepath.Abs(*resumeFrom)
+		b, err2 := filepath.Abs(*out)
+		if err1 != nil || err2 != nil || a == b {
+			return exitCannot, usagef("-out must be a new folder, not the -resume-from one: the earlier results are kept until the new run is done")
 		}
-		fmt.Fprintf(e.stderr, "lab grade-class: %d earlier result(s) in %s may be reused, where the submission's files are unchanged (%d graded otherwise, not reused)\n",
-			earlier.Len(), *resumeFrom, earlier.Skipped)
+		if earlier, err = class.LoadEarlier(*resumeFrom, with); err != nil {
+			return exitCannot, usageError{"-resume-from: " + err.Error()}
+		}
+		resumeNote(e.stderr, earlier, *scale)
+		if *scale == 0 {
+			*scale = earlier.TimeScale
+			with.TimeScale = *scale
+		}
 	}
-	// The results folder is made first, by the grader itself, before any
-	// student's program runs: none can plant a link in it.
-	results, err := class.CreateOut(*out)
-	if err != nil {
-		return exitCannot, err
+	if (*shardFlag != "" || *shardIndex != "") && *scale == 0 {
+		return exitCannot, usagef("-shard needs -time-scale: shards calibrated apart would get different deadlines, and lab merge-grades refuses to merge them")
 	}
-	defer results.Close()
+	if *sweep > 0 && *seed == 0 {
+		*seed = randomSeed()
+		with.Seed = *seed
+		fmt.Fprintf(e.stderr, "lab grade-class: sweep seed %d (pass -seed %d to replay these cuts)\n", *seed, *seed)
+	}
 
 	var sb sandbox.Sandbox
 	switch *sbName {
 	case "process":
 		sb = sandbox.NewProcess([]string{exe, "grade-class", sandboxExecArg})
-	case "container":
+	default: // "container", checked above
 		// Ryuk, testcontainers' reaper, needs a registry; the sandbox
 		// removes its own containers. Its banner would clutter the output.
 		if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
@@ -194,21 +242,33 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 			return exitCannot, err
 		}
 		sb = c
-	default:
-		return exitCannot, usagef("unknown sandbox %q; the sandboxes are process and container", *sbName)
 	}
 	defer sb.Close()
 
-	manifest, err := lessons.Get(*lesson)
+	// The results folder is made last of all the checks, by the grader
+	// itself, before any student's program runs: none can plant a link in
+	// it, and a usage error leaves none behind.
+	results, err := class.CreateOut(*out)
 	if err != nil {
-		return exitCannot, usageError{err.Error()}
+		return exitCannot, fmt.Errorf("-out: %w (nothing was graded)", err)
 	}
+	// RemoveIfEmpty keeps a folder that holds any student's result.
+	keep := false // set once the class is graded
+	defer func() {
+		if keep {
+			results.Close()
+		} else {
+			_, _ = results.RemoveIfEmpty()
+		}
+	}()
+
 	reference := []string{exe, "serve", manifest.Server}
 	if manifest.Subject == "client" {
 		reference = []string{exe, "client"} // the lab's own client is the reference
 	}
 	opts := class.Options{
 		Lesson:       *lesson,
+		LessonDir:    lessonFS,
 		Sandbox:      sb,
 		Jobs:         *jobs,
 		TimeScale:    *scale,
@@ -216,30 +276,16 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 		Sweep:        *sweep,
 		Seed:         *seed,
 		BuildTimeout: *buildTimeout,
-		Exclude:      []string{*out},
+		Exclude:      exclude,
 		Shard:        shard,
+		Root:         rootAbs,
+		OnScale:      func(s float64) { with.TimeScale = s },
 	}
 	if earlier != nil {
 		opts.Reuse = earlier.Reuse
 	}
-	if *lessonDir != "" {
-		opts.LessonDir = os.DirFS(*lessonDir)
-	}
-	if *root != "" {
-		abs, err := filepath.Abs(*root)
-		if err != nil {
-			return exitCannot, usagef("-root: %v", err)
-		}
-		opts.Root = abs
-	}
-	subs, ignored, err := class.List(subsDir, opts.Exclude)
-	if err != nil {
-		return exitCannot, err
-	}
-	if len(subs) == 0 {
-		return exitCannot, fmt.Errorf("%s holds no submission folders", subsDir)
-	}
 	if subs = shard.Filter(subs); len(subs) == 0 {
+		keep = true
 		return emptyShard(e, results, opts, sb.Name(), ignored)
 	}
 	if needsGo(subs) {
@@ -275,6 +321,10 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	if err != nil && (c == nil || !c.Incomplete) {
 		return exitCannot, err
+	}
+	keep = true
+	if earlier != nil {
+		notReused(e.stderr, earlier, c)
 	}
 	if writeErr != nil {
 		return exitInternal, writeErr

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -91,22 +92,38 @@ func TestResumeAfterKill(t *testing.T) {
 		t.Errorf("resumed grades.csv:\n%s\nwant (one run):\n%s", got, want)
 	}
 	// The reused results are the killed run's, to the millisecond; the
-	// changed student's is new.
+	// changed student's is new, and so is an ungradable one's (never
+	// reused): stderr names each student graded again.
 	for i, name := range done {
 		old, _ := os.ReadFile(filepath.Join(killed, "students", name, "record.json"))
 		now, _ := os.ReadFile(filepath.Join(resumed, "students", name, "record.json"))
 		if len(old) == 0 || len(now) == 0 {
 			t.Fatalf("%s has no record.json in the killed or the resumed run", name)
 		}
-		if reused := bytes.Equal(old, now); reused != (i != 0) {
-			t.Errorf("%s: reused = %v, want %v (its files changed: %v)", name, reused, i != 0, i == 0)
+		var rec struct {
+			Student struct {
+				Result struct {
+					Gradable bool `json:"gradable"`
+				}
+			} `json:"student"`
 		}
+		if err := json.Unmarshal(old, &rec); err != nil {
+			t.Fatalf("%s's record: %v", name, err)
+		}
+		wantReused := i != 0 && rec.Student.Result.Gradable
+		again := strings.Contains(errOut, "lab grade-class: "+name+": graded again, not reused: ")
+		if again == wantReused {
+			t.Errorf("%s: stderr says graded again = %v, want %v (its files changed: %v, gradable: %v)", name, again, !wantReused, i == 0, rec.Student.Result.Gradable)
+		}
+		if wantReused && !bytes.Equal(old, now) {
+			t.Errorf("%s: reused, but its record is not the earlier one byte for byte", name)
+		}
+	}
+	if changedLine := "lab grade-class: " + changed + ": graded again, not reused: "; !strings.Contains(errOut, changedLine) {
+		t.Errorf("stderr does not name %s, whose files changed, as graded again:\n%s", changed, errOut)
 	}
 	// The earlier folder is left as it was, and cannot be the new one.
 	if code, _, errOut := runLab(t, bin, "grade-class", "--time-scale", "3", "--resume-from", killed, "--out", killed, subs); code != exitCannot || !strings.Contains(errOut, "must be a new folder") {
 		t.Errorf("--resume-from the --out folder: exit %d, %q", code, errOut)
-	}
-	if code, _, errOut := runLab(t, bin, "grade-class", "--resume-from", killed, "--out", filepath.Join(dir, "x"), subs); code != exitCannot || !strings.Contains(errOut, "needs -time-scale") {
-		t.Errorf("--resume-from without --time-scale: exit %d, %q", code, errOut)
 	}
 }
