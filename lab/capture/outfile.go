@@ -25,22 +25,11 @@ import (
 // Every name is resolved inside the folder (see os.Root), so a link
 // swapped in for the folder's entries is never followed.
 func WriteNew(path string, data []byte) error {
-	abs, err := filepath.Abs(path)
+	root, name, err := openFor(path)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	dir, name := filepath.Split(abs)
-	if err := safeFolders(dir); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer root.Close()
-	if err := checkEntry(root, name, path); err != nil {
 		return err
 	}
+	defer root.Close()
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	tmp := "." + name + ".tmp-" + hex.EncodeToString(b[:])
@@ -72,20 +61,34 @@ func WriteNew(path string, data []byte) error {
 // anything: lab capture asks before it starts the server, so that a
 // refusal does not come after a whole session.
 func CheckNew(path string) error {
+	root, _, err := openFor(path)
+	if err != nil {
+		return err
+	}
+	return root.Close()
+}
+
+// openFor opens the folder path is to be written in, after the checks both
+// WriteNew and CheckNew make (the folders above it, and what stands at its
+// name), and returns it with the file's name inside it.
+func openFor(path string) (*os.Root, string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return nil, "", fmt.Errorf("writing %s: %w", path, err)
 	}
 	dir, name := filepath.Split(abs)
 	if err := safeFolders(dir); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return nil, "", fmt.Errorf("writing %s: %w", path, err)
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return nil, "", fmt.Errorf("writing %s: %w", path, err)
 	}
-	defer root.Close()
-	return checkEntry(root, name, path)
+	if err := checkEntry(root, name, path); err != nil {
+		root.Close()
+		return nil, "", err
+	}
+	return root, name, nil
 }
 
 // checkEntry refuses an existing entry name of root that WriteNew must not
@@ -114,7 +117,7 @@ func notReplaceable(info fs.FileInfo) string {
 	case !info.Mode().IsRegular():
 		return "is " + KindOf(info.Mode())
 	case owner(info) != os.Geteuid():
-		return fmt.Sprintf("belongs to uid %d, not to the user lab capture runs as", owner(info))
+		return fmt.Sprintf("belongs to uid %d, not to the user the lab runs as", owner(info))
 	}
 	return ""
 }
