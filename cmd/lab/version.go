@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"regexp"
 	"runtime/debug"
 	"strings"
@@ -40,7 +42,17 @@ type labBuild struct {
 // build information the Go toolchain recorded.
 func thisBuild() labBuild {
 	bi, _ := debug.ReadBuildInfo()
-	return describeBuild(version, bi)
+	b := describeBuild(version, bi)
+	if b.Pin != "" || b.Commit != "" || (version != "" && version != "dev") {
+		return b
+	}
+	// go run records no commit: the clone it ran in is the source.
+	if exe, err := os.Executable(); err == nil && goRunBinary(exe) {
+		if cwd, err := os.Getwd(); err == nil {
+			return goRunBuild(context.Background(), execGit, cwd, b)
+		}
+	}
+	return b
 }
 
 // describeBuild works out which lab a build is, from the version stamped
@@ -53,7 +65,10 @@ func thisBuild() labBuild {
 //     vcs.time), named as the pseudo-version v0.0.0-YYYYMMDDHHMMSS-<12 hex>,
 //     or the release tag on that very commit;
 //   - a build with local changes (vcs.modified=true), or one without any of
-//     these (go run, go test, -buildvcs=false), names no published lab.
+//     these (go test, -buildvcs=false), names no published lab.
+//
+// `go run` records no commit either; thisBuild then reads the commit from
+// the clone go run built in (goRunBuild).
 //
 // A stamp that is not a module version is still what `lab version` shows.
 func describeBuild(stamp string, bi *debug.BuildInfo) labBuild {
@@ -82,7 +97,7 @@ func describeBuildInfo(bi *debug.BuildInfo) labBuild {
 			return labBuild{Pin: mainVersion, Shown: mainVersion}
 		}
 		return labBuild{Shown: "dev", Why: "this lab carries neither a version nor the commit it was built from " +
-			"(go run, go test and -buildvcs=false builds record none), so the CI files could not name the lab to install. " +
+			"(go test and -buildvcs=false builds record none, and so does go run outside a clone of the lab), so the CI files could not name the lab to install. " +
 			"Build the lab in your clone of " + modulePath + " with `go build -o dist/lab ./cmd/lab` (dist/ is ignored by git) and run dist/lab " +
 			"(`go env GOFLAGS` must not hold -buildvcs=false), " +
 			"or pass --lab-version with a release such as v1.2.3"}
