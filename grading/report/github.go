@@ -15,6 +15,11 @@ import (
 // githubLogMax caps the transcript printed to the Actions log.
 const githubLogMax = 256 << 10
 
+// githubErrorsMax is how many error annotations one step can make: GitHub
+// Actions keeps 10 annotations of each type a step and drops the rest
+// without a word (actions/toolkit, docs/problem-matchers.md, "Limitations").
+const githubErrorsMax = 10
+
 // writeGitHub writes what GitHub Classroom reads from a workflow step, to
 // log (the step's stdout):
 //
@@ -23,7 +28,9 @@ const githubLogMax = 256 << 10
 //     token, so that no line of student output runs as a workflow command;
 //     on top of that every such line is neutralised (see ghLogLine);
 //   - an error annotation per failed check, its values escaped as workflow
-//     commands require (% CR LF, and : , in properties);
+//     commands require (% CR LF, and : , in properties); GitHub keeps 10
+//     error annotations a step, so when more checks failed the tenth
+//     annotation names the rest (the report in the log has them all);
 //   - the two notices Classroom takes the points from:
 //     "::notice title=Autograding complete::Points X/Y" and
 //     "::notice title=Autograding report::{"totalPoints":X,"maxPoints":Y}".
@@ -60,10 +67,12 @@ func writeGitHub(log, summary io.Writer, r *grading.Result, random io.Reader) er
 		ew.printf("::%s::\n", token)
 		ew.printf("::endgroup::\n")
 	}
-	for _, c := range r.Checks {
-		if c.Status == grading.StatusFail {
-			ew.printf("::error title=%s::%s\n", ghProperty("Check "+c.ID+" failed"), ghData(clip(details(c), 4000)))
-		}
+	shown, rest := annotated(r)
+	for _, c := range shown {
+		ew.printf("::error title=%s::%s\n", ghProperty("Check "+c.ID+" failed"), ghData(clip(details(c), 4000)))
+	}
+	if len(rest) > 0 {
+		ew.printf("::error title=%s::%s\n", ghProperty(fmt.Sprintf("%d more checks failed", len(rest))), ghData(clip(moreFailed(rest), 4000)))
 	}
 	if r.Gradable {
 		ew.printf("::notice title=Autograding complete::Points %d/%d\n", r.Score, r.MaxScore)
@@ -104,4 +113,37 @@ func stopToken(random io.Reader, guarded string) (string, error) {
 		}
 	}
 	return "", errors.New("drawing a stop-commands token: every token drawn occurs in the output")
+}
+
+// annotated splits the failed checks of r into those that get an error
+// annotation of their own and the rest, which one more annotation names, so
+// that the step makes at most githubErrorsMax error annotations (one of
+// them "Could not grade" when r is not gradable).
+func annotated(r *grading.Result) (shown, rest []grading.CheckResult) {
+	var failed []grading.CheckResult
+	for _, c := range r.Checks {
+		if c.Status == grading.StatusFail {
+			failed = append(failed, c)
+		}
+	}
+	budget := githubErrorsMax
+	if !r.Gradable {
+		budget--
+	}
+	if len(failed) <= budget {
+		return failed, nil
+	}
+	return failed[:budget-1], failed[budget-1:]
+}
+
+// moreFailed is the message of the annotation that names the failed checks
+// left without one of their own.
+func moreFailed(rest []grading.CheckResult) string {
+	ids := make([]string, len(rest))
+	for i, c := range rest {
+		ids[i] = c.ID
+	}
+	return fmt.Sprintf("These checks failed too: %s. GitHub shows at most %d error annotations a step, so they have none of their own: "+
+		"what each one expected and what it got is in the report at the top of this step's log, and in the job summary.",
+		strings.Join(ids, ", "), githubErrorsMax)
 }
