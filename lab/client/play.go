@@ -296,6 +296,12 @@ type player struct {
 	// drainGaveUp is set once the server left a chunk unread for the whole
 	// drain deadline; later chunks no longer wait for it.
 	drainGaveUp bool
+	// written counts the bytes written to stdin, the first at firstWrite;
+	// tookInput is set once the server is seen to have read some (see
+	// unread.go), deafAtClose when it had read none when stdin was closed.
+	written                int
+	firstWrite             time.Time
+	tookInput, deafAtClose bool
 }
 
 // play runs the schedule. It returns an error only when ctx is done.
@@ -353,6 +359,15 @@ func (pl *player) play(ready <-chan struct{}) error {
 		if !closed {
 			pl.close()
 		}
+		if pl.deafAtClose {
+			select {
+			case <-pl.exited:
+				pl.run.ExitedAfterClose = true
+			default:
+				pl.kill(pl.unreadWhy() + ", so it could not see its stdin close")
+			}
+			return nil
+		}
 		within := pl.opts.scaled(pl.opts.ExitWithin, 5*time.Second)
 		t := time.NewTimer(within)
 		defer t.Stop()
@@ -387,7 +402,8 @@ func (pl *player) drained() bool {
 		if err != nil || n == 0 {
 			return true
 		}
-		if time.Now().After(deadline) {
+		pl.sawBacklog(n)
+		if time.Now().After(deadline) || !pl.tookInput && !time.Now().Before(pl.readBy()) {
 			// A server that does not read: pace the rest by the schedule.
 			pl.drainGaveUp = true
 			return true
@@ -457,6 +473,8 @@ func (pl *player) await(st scenario.Step) bool {
 	within := pl.opts.scaled(st.Within, 0)
 	t := time.NewTimer(within)
 	defer t.Stop()
+	deafAt, stopDeaf := pl.deafTimer()
+	defer stopDeaf()
 	missing := func() []string {
 		var out []string
 		for _, id := range ids {
@@ -474,6 +492,14 @@ func (pl *player) await(st scenario.Step) bool {
 		}
 		select {
 		case <-changed:
+		case <-deafAt:
+			deafAt = nil
+			if pl.untouched() {
+				left = missing()
+				pl.run.AwaitMissed = append(pl.run.AwaitMissed, left...)
+				pl.rec.add(EventNote, fmt.Sprintf("no answer to id %s: %s, so it cannot have answered", strings.Join(left, ", id "), pl.unreadWhy()))
+				return false
+			}
 		case <-t.C:
 			left = missing()
 			pl.run.AwaitMissed = append(pl.run.AwaitMissed, left...)
@@ -510,6 +536,7 @@ func (pl *player) write(data []byte) bool {
 			pl.rec.add(EventNote, "could not write to the server's stdin: "+describeWriteErr(err))
 			return false
 		}
+		pl.wrote(len(data))
 		return true
 	case <-t.C:
 		pl.kill(fmt.Sprintf("the server did not read its stdin for %v", within))
@@ -520,6 +547,7 @@ func (pl *player) write(data []byte) bool {
 }
 
 func (pl *player) close() {
+	pl.deafAtClose = pl.deaf()
 	pl.rec.add(EventClose, "stdin closed")
 	pl.run.Closed = true
 	_ = pl.p.Stdin().Close()
