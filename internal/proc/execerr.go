@@ -22,7 +22,7 @@ const shebangMax = 512
 // FIFO named like a program gives "" at once) and never follows a
 // symbolic link.
 func Interpreter(path string) (interp string, crlf bool) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	f, err := openScript(path)
 	if err != nil {
 		return "", false
 	}

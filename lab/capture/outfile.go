@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // WriteNew writes data to the file at path the way the grader writes its
@@ -33,7 +32,7 @@ func WriteNew(path string, data []byte) error {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	tmp := "." + name + ".tmp-" + hex.EncodeToString(b[:])
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o644)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -134,7 +133,7 @@ func safeFolders(dir string) error {
 		if err != nil {
 			return err
 		}
-		if info.Mode().Perm()&0o022 != 0 && info.Mode()&fs.ModeSticky == 0 {
+		if othersMayWrite(info.Mode()) {
 			return fmt.Errorf("other users may write to the folder %s (mode %04o, not sticky), and could swap the file "+
 				"for a link; write into a folder only you can write to", p, info.Mode().Perm())
 		}
@@ -142,13 +141,6 @@ func safeFolders(dir string) error {
 			return nil
 		}
 	}
-}
-
-func owner(info fs.FileInfo) int {
-	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		return int(st.Uid)
-	}
-	return -1
 }
 
 // KindOf names what a file that is not a regular file is, for a message:

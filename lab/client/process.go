@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/mcplab/mcplab/internal/proc"
 )
@@ -104,7 +103,7 @@ func (c Command) WithArgs(args ...string) Starter {
 // (looked up in PATH).
 func (c Command) execPath() string {
 	switch {
-	case !strings.ContainsRune(c.Path, '/'):
+	case !strings.ContainsRune(c.Path, '/') && !strings.ContainsRune(c.Path, filepath.Separator):
 		return ""
 	case filepath.IsAbs(c.Path) || c.Dir == "":
 		return c.Path
@@ -119,7 +118,6 @@ func (c Command) Start(ctx context.Context) (Process, error) {
 	}
 	cmd := exec.Command(c.Path, c.Args...)
 	cmd.Dir, cmd.Env = c.Dir, c.Env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	inR, stdin, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", c.Path, err)
@@ -145,12 +143,14 @@ func (c Command) Start(ctx context.Context) (Process, error) {
 	closers = append(closers, outW, errW)
 	cmd.Stdout, cmd.Stderr = outW, errW
 	p.stdout, p.stderr = outR, errR
-	if err := cmd.Start(); err != nil {
+	g, err := startGroup(cmd)
+	if err != nil {
 		for _, f := range []io.Closer{inR, outR, outW, errR, errW, stdin} {
 			f.Close()
 		}
 		return nil, fmt.Errorf("starting %s: %w", c.Path, proc.ExecError(c.execPath(), err))
 	}
+	p.group = g
 	for _, w := range closers {
 		w.Close() // the child holds its own copies
 	}
@@ -159,10 +159,14 @@ func (c Command) Start(ctx context.Context) (Process, error) {
 			endGroupOnExit(cmd.Process.Pid)
 		}
 		err := cmd.Wait()
-		if c.EndGroup {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // elsewhere than Linux; ESRCH when empty
+		exit := exitOf(cmd.ProcessState, err)
+		if k, ok := g.(interface{ killedExit(Exit) Exit }); ok {
+			exit = k.killedExit(exit) // a job object's end, said as a signal would say it
 		}
-		p.exit = exitOf(cmd.ProcessState, err)
+		if c.EndGroup {
+			g.kill() // elsewhere than Linux; nothing to do when the group is empty
+		}
+		p.exit = exit
 		close(p.done)
 	}()
 	proc.KillOnCancel(ctx, p.done, p.Kill)
@@ -171,6 +175,7 @@ func (c Command) Start(ctx context.Context) (Process, error) {
 
 type localProcess struct {
 	cmd            *exec.Cmd
+	group          group
 	stdin          *os.File
 	stdout, stderr *os.File
 	done           chan struct{}
@@ -190,12 +195,13 @@ func (p *localProcess) Wait() Exit {
 	return p.exit
 }
 
-// Kill ends the whole process group. A grandchild that left the group
-// (setsid) may still hold the output pipes: CloseOutput releases them.
+// Kill ends the whole process group (on Windows, the job object). A
+// grandchild that left the group (setsid) may still hold the output pipes:
+// CloseOutput releases them.
 func (p *localProcess) Kill() {
 	p.killOnce.Do(func() {
-		if p.cmd.Process != nil {
-			_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		if p.group != nil {
+			p.group.kill()
 		}
 	})
 }

@@ -72,7 +72,7 @@ func CopyRelayOnly(from, to string, perm os.FileMode) error {
 func writeProgram(to string, data []byte, perm os.FileMode) error {
 	syscall.ForkLock.RLock()
 	defer syscall.ForkLock.RUnlock()
-	dst, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o700)
+	dst, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY|oNoFollow, 0o700)
 	if err != nil {
 		return fmt.Errorf("writing the relay copy: %w", err)
 	}
