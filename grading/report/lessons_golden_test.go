@@ -64,6 +64,7 @@ func TestGoldenLessonReports(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	got := make([][]byte, len(cases))
+	results := make([]*grading.Result, len(cases))
 	errs := make([]error, len(cases))
 	for i, c := range cases {
 		wg.Add(1)
@@ -76,6 +77,7 @@ func TestGoldenLessonReports(t *testing.T) {
 				errs[i] = err
 				return
 			}
+			results[i] = res
 			var b bytes.Buffer
 			if err := Write(&b, FormatText, res, Options{}); err != nil {
 				errs[i] = err
@@ -85,6 +87,8 @@ func TestGoldenLessonReports(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	// Every format of these real reports meets what its platform documents.
+	platforms := newPlatformChecker(t)
 	for i, c := range cases {
 		if errs[i] != nil {
 			t.Errorf("%s: %v", c.name, errs[i])
@@ -100,5 +104,6 @@ func TestGoldenLessonReports(t *testing.T) {
 			}
 		}
 		golden(t, c.name+".text", got[i])
+		platforms.checkResult(t, c.name, results[i])
 	}
 }

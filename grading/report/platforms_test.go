@@ -622,3 +622,35 @@ func TestGitHubAnnotationLimit(t *testing.T) {
 		t.Errorf("ungradable with 12 failures: %d error annotations, want 10 with the last four named:\n%s", n, out)
 	}
 }
+
+// PlatformChecker checks reports against what their platforms document,
+// for the tests of package report_test (which grade a class).
+type PlatformChecker struct{ p *platformChecker }
+
+// NewPlatformChecker returns a PlatformChecker; without xmllint (outside
+// CI) it checks the JUnit reports' counts only, and says so in the log.
+func NewPlatformChecker(t testing.TB) *PlatformChecker {
+	t.Helper()
+	return &PlatformChecker{p: newPlatformChecker(t)}
+}
+
+// CheckResult checks r's report in every format.
+func (c *PlatformChecker) CheckResult(t testing.TB, name string, r *grading.Result) {
+	t.Helper()
+	c.p.checkResult(t, name, r)
+}
+
+// CheckFile checks one report of r in format ("github-summary" for the
+// github format's job summary).
+func (c *PlatformChecker) CheckFile(t testing.TB, what, format string, doc []byte, r *grading.Result) {
+	t.Helper()
+	c.p.checkFile(t, what, format, doc, r)
+}
+
+// BuildPrograms builds the known-bad and correct programs of the lesson
+// goldens (student, helpdesk, client, and the lab for lesson 3's relay)
+// into dir, and returns each one's path by name.
+func BuildPrograms(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	return buildGolden(t, dir)
+}
