@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/mcplab/mcplab/internal/proc"
@@ -161,7 +160,7 @@ func (s *Process) User(slot int) (uid, gid int, err error) {
 		if err != nil {
 			return -1, -1, fmt.Errorf("the process sandbox's user locks: %w", err)
 		}
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		if err := lockExclusive(f); err != nil {
 			f.Close()
 			continue // another sandbox holds this user
 		}
@@ -387,7 +386,7 @@ func (ps *processStarter) launch(ctx context.Context, args []string, useNS bool,
 	cmd := exec.Command(ps.sb.Launcher[0], args...)
 	cmd.Env = env(spec.Work, ps.sb.goroot, os.Getenv("PATH"))
 	cmd.Dir = "/"
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = groupAttr()
 	if useNS {
 		setNamespaces(cmd.SysProcAttr)
 	}
@@ -453,7 +452,7 @@ func (ps *processStarter) launch(ctx context.Context, args []string, useNS bool,
 		}
 	} else {
 		lifeW.Close()
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(cmd.Process.Pid)
 		_ = cmd.Wait()
 		inW.Close()
 		outR.Close()
@@ -567,9 +566,9 @@ func (p *sandboxedProcess) Kill() {
 			case <-p.done:
 			case <-t.C:
 				if p.child > 0 {
-					_ = syscall.Kill(-p.child, syscall.SIGKILL)
+					killGroup(p.child)
 				}
-				_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+				killGroup(p.cmd.Process.Pid)
 			}
 		}()
 	})

@@ -3,8 +3,6 @@ package sandbox
 import (
 	"errors"
 	"os"
-	"path/filepath"
-	"syscall"
 )
 
 // DefaultWorkspaceSize caps a job's scratch folder (LAB_WORK) in total,
@@ -23,19 +21,4 @@ const fullBelow = 1 << 20
 // the folder is removed.
 func RemoveWorkspace(dir string) error {
 	return errors.Join(unmount(dir), os.RemoveAll(dir))
-}
-
-// WorkspaceFull reports whether the job's scratch folder dir is a file
-// system of its own that has (almost) no room left: the submission filled
-// it.
-func WorkspaceFull(dir string) bool {
-	var dirSt, parentSt syscall.Stat_t
-	if syscall.Stat(dir, &dirSt) != nil || syscall.Stat(filepath.Dir(dir), &parentSt) != nil || dirSt.Dev == parentSt.Dev {
-		return false
-	}
-	var fs syscall.Statfs_t
-	if syscall.Statfs(dir, &fs) != nil {
-		return false
-	}
-	return int64(fs.Bavail)*int64(fs.Bsize) < fullBelow
 }
