@@ -9,8 +9,12 @@ import (
 	"github.com/mcplab/mcplab/grading"
 )
 
-// Exercism's limits: results.json may be 500 KB, the top-level message 65535
-// characters, a test's output 500 characters.
+// A test's output is at most 500 characters, cut with the note Exercism's
+// test runner interface gives for it
+// (https://exercism.org/docs/building/tooling/test-runners/interface). The
+// interface leaves the messages unlimited; the lab cuts the top-level one at
+// 65535 characters and keeps results.json under 500 KB all the same, so the
+// file stays bounded whatever a student's program prints.
 const (
 	exercismLimit      = 500_000
 	exercismMessageMax = 65535
