@@ -38,6 +38,9 @@ type Options struct {
 	MaxOutput int64
 	// OnEvent, when set, sees every event as it happens.
 	OnEvent func(scenario string, ev client.Event)
+	// Progress, when set, is told as each scenario starts and ends (see
+	// ProgressEvent); nil tells nothing.
+	Progress Progress
 	// Relay is the command that joins a client under test to a stdio
 	// server the lab plays (a client lesson's); nil means this lab
 	// binary's "relay" (see RelayCommand).
@@ -273,7 +276,14 @@ func Grade(ctx context.Context, opts Options) (*Result, error) {
 	if opts.OnEvent != nil {
 		probeOpts.OnEvent = func(ev client.Event) { opts.OnEvent(probeName, ev) }
 	}
+	probing := lesson.Manifest.Ready.Kind == "probe"
+	if probing {
+		opts.scenarioStarted(probeName, 0, len(scenarios), probeBudget(opts.TimeScale))
+	}
 	probe, err := ProbeReadiness(ctx, lesson.Manifest, opts.Starter, probeOpts)
+	if probing {
+		opts.scenarioEnded(probeName)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -288,13 +298,15 @@ func Grade(ctx context.Context, opts Options) (*Result, error) {
 			return res.couldNotStartWith(lesson.Checks, why, probe, started), nil
 		}
 	}
-	for _, sc := range scenarios {
+	for i, sc := range scenarios {
 		co := client.Options{Ready: ScenarioReadiness(lesson.Manifest), TimeScale: opts.TimeScale, MaxOutput: opts.MaxOutput}
 		if opts.OnEvent != nil {
 			name := sc.Name
 			co.OnEvent = func(ev client.Event) { opts.OnEvent(name, ev) }
 		}
+		opts.scenarioStarted(sc.Name, i+1, len(scenarios), ScenarioBudget(sc, opts.TimeScale))
 		run, err := client.Play(ctx, sc, opts.Starter, co)
+		opts.scenarioEnded(sc.Name)
 		if err != nil {
 			return nil, fmt.Errorf("playing scenario %s: %w", sc.Name, err)
 		}
