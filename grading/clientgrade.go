@@ -38,14 +38,16 @@ func gradeClient(ctx context.Context, lesson *Lesson, opts Options, started time
 	res := &Result{Lesson: lesson.Number, Gradable: true}
 	t := newTally()
 	var runs []*clientRun
-	for _, sc := range lesson.ClientScenarios {
+	for i, sc := range lesson.ClientScenarios {
 		var onEvent func(Event)
 		if opts.OnEvent != nil {
 			onEvent = func(ev Event) {
 				opts.OnEvent(ev.Scenario, client.Event{Kind: ev.Kind, Text: ev.Text, At: time.Duration(ev.AtMS) * time.Millisecond})
 			}
 		}
+		opts.scenarioStarted(sc.Name, i+1, len(lesson.ClientScenarios), sc.budget(opts.TimeScale))
 		run, err := playClient(ctx, sc, launch, dir, opts.TimeScale, onEvent)
+		opts.scenarioEnded(sc.Name)
 		if err != nil {
 			return nil, fmt.Errorf("playing scenario %s: %w", sc.Name, err)
 		}
