@@ -302,6 +302,9 @@ type player struct {
 	written                int
 	firstWrite             time.Time
 	tookInput, deafAtClose bool
+	// saidReady is set when the server showed it was ready (a stderr line,
+	// a probe's answer), so that its reading time is its own.
+	saidReady bool
 }
 
 // play runs the schedule. It returns an error only when ctx is done.
@@ -311,6 +314,7 @@ func (pl *player) play(ready <-chan struct{}) error {
 	select {
 	case <-ready:
 		pl.run.Ready = true
+		pl.saidReady = !pl.opts.Ready.None
 	case <-t.C:
 		pl.rec.add(EventNote, pl.opts.Ready.describe(readyWithin)+"; going on without it")
 	case <-pl.exited:
@@ -403,7 +407,7 @@ func (pl *player) drained() bool {
 			return true
 		}
 		pl.sawBacklog(n)
-		if time.Now().After(deadline) || !pl.tookInput && !time.Now().Before(pl.readBy()) {
+		if time.Now().After(deadline) || !pl.tookInput && pl.saidReady && !time.Now().Before(pl.readBy()) {
 			// A server that does not read: pace the rest by the schedule.
 			pl.drainGaveUp = true
 			return true

@@ -11,9 +11,12 @@ import (
 // the client uses that to stop waiting for such a server as soon as the
 // server has had the read deadline (the drain's, 2 s scaled) to start
 // reading: an await ends, the drain gives up, and after stdin is closed the
-// server is stopped at once instead of being given the exit deadline. A
-// server that has read anything at all, or one whose process cannot tell,
-// is waited for exactly as before.
+// server is stopped at once instead of being given the exit deadline. Only
+// a server that showed it was ready (a stderr line, a probe's answer) is
+// judged so: one that shows nothing may still be starting when its first
+// chunk is written, however long that takes. A server that has read
+// anything at all, or one whose process cannot tell, is waited for exactly
+// as before.
 
 // readWithin is how long a server has to take a chunk it was sent (scaled):
 // the drain's deadline, and the deadline to start reading at all.
@@ -43,7 +46,7 @@ func (pl *player) sawBacklog(n int) {
 // untouched reports whether the server has, as far as the process can tell,
 // taken not one byte of what was written to its stdin.
 func (pl *player) untouched() bool {
-	if pl.tookInput || pl.written == 0 {
+	if pl.tookInput || pl.written == 0 || !pl.saidReady {
 		return false
 	}
 	b, ok := pl.p.(StdinBacklogger)
@@ -63,14 +66,14 @@ func (pl *player) untouched() bool {
 // deaf reports whether the server has read none of its input for the whole
 // read deadline after the first chunk was written.
 func (pl *player) deaf() bool {
-	return pl.written > 0 && !pl.tookInput && !time.Now().Before(pl.readBy()) && pl.untouched()
+	return pl.written > 0 && !pl.tookInput && pl.saidReady && !time.Now().Before(pl.readBy()) && pl.untouched()
 }
 
 // deafTimer fires at readBy while the server may still turn out to read
 // nothing; it is nil when that cannot be (nothing written yet, or the
 // server has taken input, or the process cannot tell).
 func (pl *player) deafTimer() (<-chan time.Time, func()) {
-	if pl.written == 0 || pl.tookInput {
+	if pl.written == 0 || pl.tookInput || !pl.saidReady {
 		return nil, func() {}
 	}
 	if _, ok := pl.p.(StdinBacklogger); !ok {

@@ -84,3 +84,23 @@ func TestServerThatReadsIsGivenTheExitDeadline(t *testing.T) {
 		t.Errorf("killed %v (%q), exited after close %v", run.Killed, run.KillReason, run.ExitedAfterClose)
 	}
 }
+
+// A server that shows no sign of being ready may still be starting when its
+// first chunk is written, so reading nothing is not held against it: it is
+// given the whole exit deadline, as before.
+func TestServerThatSaysNothingIsGivenTheExitDeadline(t *testing.T) {
+	t.Parallel()
+	sc, err := scenario.Parse("silent", []byte("-- steps --\nat 0ms send a\nat 10ms send a\nat 20ms close\n-- a --\n{\"jsonrpc\":\"2.0\",\"method\":\"note\"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deaf := client.Command{Path: "sh", Args: []string{"-c", "exec sleep 600"}}
+	// The read deadline is 500ms; the exit deadline 1 s.
+	run, err := client.Play(context.Background(), sc, deaf, client.Options{Ready: client.Readiness{None: true}, TimeScale: 0.25, ExitWithin: 4 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !run.Killed || run.KillReason != "the server was still running 1s after its stdin closed" {
+		t.Errorf("killed %v (%q)", run.Killed, run.KillReason)
+	}
+}
