@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/mcplab/mcplab/internal/servers"
@@ -576,7 +575,7 @@ func trafficEvent(scenario string, ev rig.Event) Event {
 // writeConfig writes a scenario's configuration, a new file readable by
 // the client's user alone.
 func writeConfig(path string, data []byte, owner *rig.Owner) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o600)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|oNoFollow, 0o600)
 	if err != nil {
 		return fmt.Errorf("writing the configuration: %w", err)
 	}

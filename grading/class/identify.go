@@ -18,7 +18,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
@@ -135,7 +134,7 @@ func readSmall(root *os.Root, rel string, limit int64) ([]byte, error) {
 // openRegular opens rel for reading without following a link and without
 // blocking, and checks that what it opened is a regular file.
 func openRegular(root *os.Root, rel string) (*os.File, error) {
-	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	f, err := root.OpenFile(rel, os.O_RDONLY|oReadSafe, 0)
 	if err != nil {
 		return nil, err
 	}

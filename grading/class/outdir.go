@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/grading/sandbox"
@@ -79,7 +78,7 @@ func CreateOut(path string) (*Out, error) {
 		return nil, fmt.Errorf("the results folder %s changed while the grader made it", path)
 	}
 	o := &Out{Path: path, root: root}
-	f, err := root.OpenFile(OutMarker, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+	f, err := root.OpenFile(OutMarker, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o644)
 	if err == nil {
 		_, err = f.WriteString("Made by lab grade-class. A later run given this folder as --out replaces it whole.\n")
 		err = errors.Join(err, f.Close())
@@ -146,13 +145,6 @@ func sandboxUser(uid int) bool {
 		uid == sandbox.DefaultContainerUser
 }
 
-func owner(info fs.FileInfo) int {
-	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		return int(st.Uid)
-	}
-	return -1
-}
-
 // WriteFile writes data to the file rel (a slash-separated path inside the
 // folder), replacing a file of the grader's there: the data goes to a new
 // file of a temporary name, which is then renamed into place.
@@ -160,7 +152,7 @@ func (o *Out) WriteFile(rel string, data []byte) error {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	tmp := filepath.Join(filepath.Dir(rel), ".tmp-"+hex.EncodeToString(b[:]))
-	f, err := o.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+	f, err := o.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o644)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", rel, err)
 	}

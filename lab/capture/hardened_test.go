@@ -1,3 +1,5 @@
+//go:build unix
+
 package capture_test
 
 import (
