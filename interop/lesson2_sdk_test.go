@@ -120,16 +120,28 @@ func TestLesson2SDKServers(t *testing.T) {
 	}
 	for _, p := range sdkPeers(goPeers) {
 		t.Run(p.name, func(t *testing.T) {
+			// The SDKs, and the grades of each, run at the same time: a
+			// grade mostly waits (for answers, for exits), and every grade
+			// must give the same verdicts whatever else runs beside it.
+			t.Parallel()
 			want, ok := table[p.name]
 			if !ok {
 				t.Fatalf("README.md's table %q has no column for %s", sdkTableHeading, p.name)
 			}
 			cmd := p.command(t)
-			var scores []int
+			results := make([]*grading.Result, sdkGrades)
+			errs := make([]error, sdkGrades)
+			var grades sync.WaitGroup
 			for i := range sdkGrades {
-				res, err := grading.Grade(t.Context(), grading.Options{Lesson: 2, Starter: cmd, TimeScale: 2})
-				if err != nil {
-					t.Fatalf("grade %d: %v", i+1, err)
+				grades.Go(func() {
+					results[i], errs[i] = grading.Grade(t.Context(), grading.Options{Lesson: 2, Starter: cmd, TimeScale: 2})
+				})
+			}
+			grades.Wait()
+			var scores []int
+			for i, res := range results {
+				if errs[i] != nil {
+					t.Fatalf("grade %d: %v", i+1, errs[i])
 				}
 				if !res.Gradable {
 					t.Fatalf("grade %d: not gradable: %s", i+1, res.Problem)
