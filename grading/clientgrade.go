@@ -121,20 +121,26 @@ func classifyClient(runs []*clientRun, res *Result) Outcome {
 func (l *Lesson) ClientBudget() time.Duration {
 	var total time.Duration
 	for _, sc := range l.ClientScenarios {
-		total += time.Duration(len(sc.Commands))*(sc.callBudget()+answerMargin) + exitDeadline + teardownGrace
+		for i := range sc.Commands {
+			total += sc.answerWait(i)
+		}
+		total += exitDeadline + teardownGrace
 	}
 	return total
 }
 
 // ClientDesigned is about how long a correct client takes on a machine at
 // normal speed: a second to start, a tenth of a second a command, the
-// timeouts it must wait out (a server that never answers), and two
-// seconds to end its servers. Calibration compares the reference client's
-// time with it.
+// timeouts it must wait out (a server that never answers), and a moment
+// to end its stdio servers (stopMoment). Calibration compares the
+// reference client's time with it.
 func (l *Lesson) ClientDesigned() time.Duration {
 	var total time.Duration
 	for _, sc := range l.ClientScenarios {
-		total += time.Second + time.Duration(len(sc.Commands))*100*time.Millisecond + 2*time.Second
+		total += time.Second + time.Duration(len(sc.Commands))*100*time.Millisecond
+		if sc.hasStdio() {
+			total += stopMoment
+		}
 		for _, s := range sc.Servers {
 			if s.Hang != "" {
 				total += s.Timeout

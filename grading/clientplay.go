@@ -19,10 +19,12 @@ import (
 
 // The deadlines of a client run: how long the client may take beyond its
 // servers' timeouts before the grader stops waiting (all deadlines scale).
-// What it writes is bounded by the caps of bounds.go (see clientStream).
+// None of them is judged: each ends as soon as what it waits for happened,
+// so a correct client never waits one out (see clienttiming.go). What it
+// writes is bounded by the caps of bounds.go (see clientStream).
 const (
 	defaultCallBudget = 30 * time.Second
-	answerMargin      = 20 * time.Second
+	answerMargin      = 10 * time.Second
 	exitDeadline      = 15 * time.Second
 	teardownGrace     = 5 * time.Second
 )
@@ -340,8 +342,7 @@ func playClient(ctx context.Context, sc *ClientScenario, launch *clientLaunch, l
 
 	// A client may take its longest server timeout to answer a command;
 	// with no timeout given, it picks its own, which the grader allows
-	// up to defaultCallBudget.
-	perAnswer := scaled(sc.callBudget()+answerMargin, scale)
+	// up to defaultCallBudget (see answerWait).
 	var exit *client.Exit
 	run.answers = make([]*clientAnswer, len(sc.Commands))
 	stdin := p.Stdin()
@@ -365,6 +366,7 @@ commands:
 			wait.Stop()
 			break
 		}
+		perAnswer := scaled(sc.answerWait(i), scale)
 		timer := time.NewTimer(perAnswer)
 		select {
 		case a, ok := <-answers:

@@ -40,6 +40,9 @@ import (
 //	notified ALIAS           the answer ALIAS streamed to that call held a
 //	                         notification before the response
 //	within SECONDS           the answer came within SECONDS of the command
+//	within timeout+SECONDS   the same, counted from the scenario's longest
+//	                         server timeout: the timeoutMs the client was
+//	                         given, plus SECONDS to answer once it passed
 //	needs ALIAS TOOL         unless a tools/call of TOOL reached ALIAS, the
 //	                         check's other lines for this command are not
 //	                         judged (the check is skipped, not failed)
@@ -74,9 +77,14 @@ type ClientExpectation struct {
 	Path  []pathStep
 	Op    string
 	Value json.RawMessage
-	// Alias and Tool name a server and a tool; Within is a duration.
+	// Alias and Tool name a server and a tool; Within is a duration
+	// (for "within timeout+N", the scenario's longest server timeout
+	// plus N, worked out once the servers are read).
 	Alias, Tool string
 	Within      time.Duration
+	// afterTimeout: Within was written timeout+N, and holds N until the
+	// servers are known.
+	afterTimeout bool
 	// Text is the line as written, for messages.
 	Text string
 }
@@ -149,9 +157,16 @@ func ParseClientScenario(name string, data []byte) (*ClientScenario, error) {
 	for _, s := range sc.Servers {
 		aliases[s.Alias] = true
 	}
-	for _, e := range sc.Expect {
+	for i, e := range sc.Expect {
 		if e.Alias != "" && !aliases[e.Alias] {
 			return nil, fmt.Errorf("scenario %s: expect line %d names %q, which is not a server of the scenario", name, e.Line, e.Alias)
+		}
+		if e.afterTimeout {
+			timeout := sc.declaredTimeout()
+			if timeout == 0 {
+				return nil, fmt.Errorf("scenario %s: expect line %d: within timeout+N needs a server with timeout=DURATION, and none has one", name, e.Line)
+			}
+			sc.Expect[i].Within = timeout + e.Within
 		}
 	}
 	return sc, nil
@@ -260,11 +275,15 @@ func parseClientExpectation(line string) (ClientExpectation, error) {
 		e.Alias = args[0]
 	case "within":
 		if len(args) != 1 {
-			return e, fmt.Errorf("within takes a number of seconds")
+			return e, fmt.Errorf("within takes a number of seconds, or timeout+SECONDS")
 		}
-		s, err := strconv.ParseFloat(args[0], 64)
-		if err != nil || s <= 0 {
-			return e, fmt.Errorf("within %q: want a number of seconds", args[0])
+		n := args[0]
+		if rest, ok := strings.CutPrefix(n, "timeout+"); ok {
+			e.afterTimeout, n = true, rest
+		}
+		s, err := strconv.ParseFloat(n, 64)
+		if err != nil || s <= 0 || s > 3600 {
+			return e, fmt.Errorf("within %q: want a number of seconds (at most 3600), or timeout+SECONDS", args[0])
 		}
 		e.Within = time.Duration(s * float64(time.Second))
 	default:
