@@ -15,33 +15,8 @@ import (
 	"github.com/mcplab/mcplab/lessons"
 )
 
-const assignmentUsage = `assignment --lesson N --lang go|python|javascript [flags] DIR
-
-Writes a student repository into DIR (which must not exist, or be an empty
-folder): the lesson's starter in that language, the "run" script the grader
-starts (and "build" for Go), README.md for the student (the starter's own
-README becomes STARTER.md), and CI files that grade every push with exactly
-this lab:
-  .github/workflows/grade.yml   GitHub Actions; GitHub Classroom reads its
-                                "Points X/Y" line, the job summary gets the
-                                Markdown report
-  .gitlab-ci.yml                GitLab CI; the JUnit report is the job's
-                                test report artifact
-
-Both install the lab with
-  go install github.com/mcplab/mcplab/cmd/lab@VERSION
-pinned to exactly this lab: its release version, or, for a lab built with
-go build in a clean clone, its commit as a Go pseudo-version
-(v0.0.0-YYYYMMDDHHMMSS-<12 hex of the commit>; that commit must be pushed
-to the module's repository). "lab version" prints it. A lab built with
-local changes, or by go run or go test, is no lab CI could install: it
-says so, names the commit it was built from, and exits 2; --lab-version
-chooses the version instead.
-
-Exit status: 0 written, 2 bad usage or nothing could be written.
-
-Example:
-  lab assignment --lesson 1 --lang python lesson1`
+// assignmentUsage is the synopsis of lab assignment; helptext.go says the rest.
+const assignmentUsage = "assignment --lesson N --lang go|python|javascript [flags] DIR"
 
 // modulePath is the lab's Go module, as CI installs it.
 const modulePath = "github.com/mcplab/mcplab"

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"strings"
 )
@@ -11,15 +10,14 @@ import (
 // errHelp is returned when the user asked for a command's help.
 var errHelp = errors.New("help requested")
 
-// newFlags returns a flag set whose errors are usage errors and whose help
-// goes to w.
+// newFlags returns the flag set of the command name, whose errors are usage
+// errors and whose help goes to w: the synopsis (the first line of usage),
+// then what helptext.go says of the command, its flags among it.
 func newFlags(name, usage string, w io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(w)
-	fs.Usage = func() {
-		fmt.Fprintf(w, "Usage: lab %s\n\nFlags:\n", usage)
-		fs.PrintDefaults()
-	}
+	synopsis, _, _ := strings.Cut(usage, "\n")
+	fs.Usage = func() { printHelp(w, name, synopsis, fs) }
 	return fs
 }
 

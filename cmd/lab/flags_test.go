@@ -5,11 +5,12 @@ import (
 	"testing"
 )
 
-// TestFlagUnknownSaysItOnce checks that a flag the command does not have is
-// reported once, with the pointer to the help, and without the whole usage;
-// -h still prints the usage, once.
+// TestFlagUnknownSaysItOnce checks, for every command of the table, that a
+// flag the command does not have is reported once, with the pointer to the
+// help, and without the whole usage; -h still prints the usage, once.
 func TestFlagUnknownSaysItOnce(t *testing.T) {
-	for _, cmd := range []string{"grade", "run", "serve", "validate"} {
+	for _, c := range commands() {
+		cmd := c.name
 		code, stdout, stderr := lab(t, cmd, "--bogus")
 		want := "lab " + cmd + ": flag provided but not defined: -bogus\nRun \"lab help " + cmd + "\" for usage.\n"
 		if code != 2 || stdout != "" || stderr != want {

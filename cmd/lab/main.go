@@ -11,9 +11,11 @@
 //	lab validate   check messages against the MCP 2026-07-28 schema
 //	lab merge-grades join the results of a class graded in shards
 //	lab assignment write a student repository with CI that grades each push
+//	lab relay      join a lesson-3 client to the servers lab grade plays
 //	lab version    print the version
 //
-// Run "lab help COMMAND" for the flags of each.
+// Run "lab help COMMAND" for what each does, its flags, exit codes and
+// examples (the texts are in helptext.go).
 package main
 
 import (
@@ -70,18 +72,18 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"run", "play a lesson's scripted client against a server and print the transcript (--lesson N)", runCmd},
-		{"serve", "run a lesson's reference server on stdio: lab serve NAME (reader, helpdesk, ...)", serveCmd},
-		{"grade", "grade a stdio server: lab grade [flags] -- COMMAND [ARGS...]", gradeCmd},
-		{"grade-class", "grade every submission folder of a class", gradeClassCmd},
-		{"capture", "record a session with a stdio server: lab capture OUT FILE.jsonl -- COMMAND...", captureCmd},
-		{"validate", "check wire files and recorded sessions against the MCP 2026-07-28 schema", validateCmd},
-		{"client", "lesson 3's reference MCP client: JSON commands on stdin, JSON answers on stdout", clientCmd},
-		{"tools", "list the tools of the configured MCP servers, as a model would see them", toolsCmd},
-		{"call", "call one tool of the configured MCP servers: lab call NAME [ARGS-JSON]", callCmd},
-		{"merge-grades", "join the results of a class graded in shards (grade-class --shard K/N): lab merge-grades OUT DIR...", mergeGradesCmd},
-		{"assignment", "write a student repository: a lesson's starter, run scripts and CI files that grade every push", assignmentCmd},
-		{"relay", "join a client under test to a server that lab grade plays for it (the grader starts it)", relayCmd},
+		{"run", "play a lesson's client against a server, print the transcript", runCmd},
+		{"serve", "run a lesson's reference server: lab serve reader, helpdesk, ...", serveCmd},
+		{"grade", "grade your server or client: lab grade -- COMMAND [ARGS...]", gradeCmd},
+		{"grade-class", "grade a class: every submission folder, one per student", gradeClassCmd},
+		{"capture", "send a server a file's lines, record both ways in OUT.jsonl", captureCmd},
+		{"validate", "check wire files and sessions against the MCP 2026-07-28 schema", validateCmd},
+		{"client", "lesson 3's reference MCP client: JSON commands on stdin", clientCmd},
+		{"tools", "list the tools of servers.json's servers, as a model sees them", toolsCmd},
+		{"call", "call one tool of the servers in servers.json", callCmd},
+		{"merge-grades", "join the results of a class graded in shards (--shard K/N)", mergeGradesCmd},
+		{"assignment", "write a student repository: starter, run script, CI that grades", assignmentCmd},
+		{"relay", "join a lesson-3 client to the servers lab grade plays (internal)", relayCmd},
 		{"version", "print the lab's version", versionCmd},
 	}
 }
@@ -100,15 +102,12 @@ func main() {
 }
 
 func dispatch(ctx context.Context, e *env, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		if len(args) > 1 {
-			return dispatch(ctx, e, []string{args[1], "-h"})
-		}
+	if len(args) == 0 {
 		printUsage(e.stderr)
-		if len(args) == 0 {
-			return exitCannot
-		}
-		return exitOK
+		return exitCannot
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		return help(ctx, e, args[1:])
 	}
 	for _, c := range commands() {
 		if c.name != args[0] {
@@ -137,16 +136,47 @@ func dispatch(ctx context.Context, e *env, args []string) int {
 	return exitCannot
 }
 
+// help is "lab help [COMMAND]": the list of commands, or one command's
+// help (the same as "lab COMMAND -h"). Asked for, help goes to stdout, so
+// that it can be paged (lab help grade | less); "lab COMMAND -h" writes it
+// to stderr, as every usage, since stdout may be a protocol stream.
+func help(ctx context.Context, e *env, args []string) int {
+	out := *e
+	out.stderr = e.stdout
+	switch {
+	case len(args) == 0 || (len(args) == 1 && args[0] == "help"):
+		printUsage(e.stdout)
+		return exitOK
+	case len(args) > 1:
+		fmt.Fprintf(e.stderr, "lab help: name one command, for example: lab help grade (%d were given)\n", len(args))
+		return exitCannot
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return dispatch(ctx, &out, []string{c.name, "-h"})
+		}
+	}
+	fmt.Fprintf(e.stderr, "lab help: unknown command %q\n\n", args[0])
+	printUsage(e.stderr)
+	return exitCannot
+}
+
 func printUsage(w io.Writer) {
 	fmt.Fprintf(w, "lab %s: a teaching lab for JSON-RPC and MCP on the wire\n\nUsage: lab COMMAND [flags]\n\nCommands:\n", thisBuild().Shown)
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintf(w, "\nRun \"lab help COMMAND\" for the flags of a command.\n")
+	fmt.Fprintf(w, "\nRun \"lab help COMMAND\" to see what a command does, its flags,\n"+
+		"its exit codes and examples.\n")
 }
 
 func versionCmd(_ context.Context, e *env, args []string) (int, error) {
-	if len(args) > 0 {
+	fs := newFlags("version", "version", e.stderr)
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return exitCannot, err
+	}
+	if len(rest) > 0 {
 		return exitCannot, usagef("version takes no arguments")
 	}
 	fmt.Fprintf(e.stdout, "lab %s\n", thisBuild().Shown)

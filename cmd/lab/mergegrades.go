@@ -8,17 +8,8 @@ import (
 	"github.com/mcplab/mcplab/grading/class"
 )
 
-const mergeGradesUsage = `merge-grades OUT DIR...
-
-Joins the results folders of a class graded in shards (lab grade-class
---shard K/N, one DIR per shard) into OUT: one grades.csv, summary.md,
-class.json and students/ tree, the same as one grade-class run over the
-whole class would give. It refuses, with an error and without writing
-anything but the new folder, shards of different lessons, lab versions or
-time scales, a shard given twice or missing, a shard that was stopped
-before it graded everyone, and a student present in two shards. OUT must
-not exist (or be an earlier results folder of the lab's). Exit status 0
-once merged, 2 when it cannot merge.`
+// mergeGradesUsage is the synopsis of lab merge-grades; helptext.go says the rest.
+const mergeGradesUsage = "merge-grades OUT DIR..."
 
 func mergeGradesCmd(_ context.Context, e *env, args []string) (int, error) {
 	fs := newFlags("merge-grades", mergeGradesUsage, e.stderr)

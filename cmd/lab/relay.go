@@ -21,7 +21,7 @@ import (
 //	    it reaches before it starts the client, and where it answers the
 //	    grader's pings while the client runs).
 func relayCmd(ctx context.Context, e *env, args []string) (int, error) {
-	fs := newFlags("relay", "relay SOCKET | relay --bridge ADDR=SOCKET... -- COMMAND...", e.stderr)
+	fs := newFlags("relay", "relay SOCKET, or lab relay [--report SOCKET] --bridge ADDR=SOCKET... -- COMMAND...", e.stderr)
 	var pairs []rig.BridgePair
 	fs.Func("bridge", "ADDR=SOCKET: listen at ADDR and forward to SOCKET (repeatable)", func(v string) error {
 		addr, sock, ok := strings.Cut(v, "=")

@@ -21,6 +21,7 @@ func serveCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlags("serve", "serve [flags] NAME", e.stderr)
 	maxLine := fs.Int("max-line", wire.DefaultMaxLine, "longest message line accepted, in bytes")
 	verbose := fs.Bool("v", false, "log every message read on stderr, not only the bad ones")
+	addr := fs.String("http", "", "address to listen on, host:port, for a server that speaks HTTP (default: the server's own, such as 127.0.0.1:3115 for tickets)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return exitCannot, err
@@ -33,7 +34,6 @@ func serveCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitCannot, usagef("no server named %q; the servers are: %s", rest[0], serverList())
 	}
 	// Flags may follow the name too: lab serve tickets --http ADDR.
-	addr := fs.String("http", srv.Addr, "address to listen on, host:port (servers that speak HTTP)")
 	if rest, err = parseFlags(fs, rest[1:]); err != nil {
 		return exitCannot, err
 	}
@@ -47,6 +47,9 @@ func serveCmd(ctx context.Context, e *env, args []string) (int, error) {
 		}
 	}
 	if srv.HTTP != nil {
+		if *addr == "" {
+			*addr = srv.Addr
+		}
 		return serveHTTP(ctx, e, srv, *addr, opts)
 	}
 	if *addr != "" {
