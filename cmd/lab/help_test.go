@@ -266,7 +266,7 @@ func TestValidateInvalidFileAsHelpSays(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, _ := lab(t, "validate", mistakes)
-	if code != 0 || !strings.Contains(stdout, "ok    "+mistakes+" (invalid wire file, 2 message(s))") || strings.Count(stdout, "fails, as it should") != 2 {
+	if code != 0 || !strings.Contains(stdout, "ok    "+mistakes+" (invalid wire file, 2 message") || strings.Count(stdout, "fails, as it should") != 2 {
 		t.Errorf("lab validate of two mistakes in a .invalid.jsonl: exit %d, stdout:\n%s\nwant exit 0, both lines failing as they should", code, stdout)
 	}
 	notMistake := filepath.Join(dir, "slipped.invalid.jsonl")
