@@ -50,7 +50,9 @@ type Options struct {
 	// notes it and goes on.
 	ReadyWithin time.Duration
 	// ExitWithin bounds the wait for the server to exit after its stdin is
-	// closed; 0 means 5 s. Then the server is killed.
+	// closed; 0 means 2 s when every request sent had its answer by then
+	// (the server has only to read the end of its input and exit), 5 s
+	// when answers are still due. Then the server is killed.
 	ExitWithin time.Duration
 	// TimeScale multiplies every deadline (ready, await, exit), for slow
 	// machines or sandboxes; 0 means 1. The schedule itself is not scaled.
@@ -296,9 +298,11 @@ type player struct {
 	// drainGaveUp is set once the server left a chunk unread for the whole
 	// drain deadline; later chunks no longer wait for it.
 	drainGaveUp bool
-	// written counts the bytes written to stdin, the first at firstWrite;
+	// sent is everything written to stdin, for the requests it holds;
+	// written counts its bytes, the first written at firstWrite;
 	// tookInput is set once the server is seen to have read some (see
 	// unread.go), deafAtClose when it had read none when stdin was closed.
+	sent                   []byte
 	written                int
 	firstWrite             time.Time
 	tookInput, deafAtClose bool
@@ -372,7 +376,7 @@ func (pl *player) play(ready <-chan struct{}) error {
 			}
 			return nil
 		}
-		within := pl.opts.scaled(pl.opts.ExitWithin, 5*time.Second)
+		within := pl.exitWithin()
 		t := time.NewTimer(within)
 		defer t.Stop()
 		select {
@@ -540,7 +544,7 @@ func (pl *player) write(data []byte) bool {
 			pl.rec.add(EventNote, "could not write to the server's stdin: "+describeWriteErr(err))
 			return false
 		}
-		pl.wrote(len(data))
+		pl.wrote(data)
 		return true
 	case <-t.C:
 		pl.kill(fmt.Sprintf("the server did not read its stdin for %v", within))

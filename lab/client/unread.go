@@ -3,6 +3,8 @@ package client
 import (
 	"fmt"
 	"time"
+
+	"github.com/mcplab/mcplab/lab/scenario"
 )
 
 // A server that has taken not one byte of its input cannot have answered
@@ -23,11 +25,29 @@ import (
 func (pl *player) readWithin() time.Duration { return pl.opts.scaled(2*time.Second, 0) }
 
 // wrote records a chunk that went out to the server's stdin.
-func (pl *player) wrote(n int) {
+func (pl *player) wrote(data []byte) {
 	if pl.written == 0 {
 		pl.firstWrite = time.Now()
 	}
-	pl.written += n
+	pl.sent = append(pl.sent, data...)
+	pl.written += len(data)
+}
+
+// exitWithin is the deadline for the server to exit once its stdin is
+// closed (scaled): ExitWithin when it is set; else 2 s when every request
+// sent has had its answer, for the server has only to read the end of its
+// input and exit, and 5 s while answers are still due, for it may finish
+// them first.
+func (pl *player) exitWithin() time.Duration {
+	if pl.opts.ExitWithin > 0 {
+		return pl.opts.scaled(pl.opts.ExitWithin, 0)
+	}
+	for _, id := range scenario.RequestIDs(pl.sent) {
+		if ok, _ := pl.rec.answered(id); !ok {
+			return pl.opts.scaled(5*time.Second, 0)
+		}
+	}
+	return pl.opts.scaled(2*time.Second, 0)
 }
 
 // readBy is when a server that has read nothing is taken to read nothing:

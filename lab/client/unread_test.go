@@ -104,3 +104,34 @@ func TestServerThatSaysNothingIsGivenTheExitDeadline(t *testing.T) {
 		t.Errorf("killed %v (%q)", run.Killed, run.KillReason)
 	}
 }
+
+// Without ExitWithin, the exit deadline after stdin closes is sized to what
+// the server still has to do: 2 s when every request sent has had its
+// answer (it has only to read the end of its input and exit), 5 s when
+// answers are still due (scaled, here by 0.5). This server reads its input
+// to the end, answers nothing and never exits.
+func TestExitDeadlineFitsWhatIsDue(t *testing.T) {
+	t.Parallel()
+	reads := client.Command{Path: "sh", Args: []string{"-c", "while IFS= read -r l; do :; done; exec sleep 600"}}
+	for name, c := range map[string]struct{ steps, want string }{
+		"nothing due": {"at 0ms send note\nat 10ms close\n", "the server was still running 1s after its stdin closed"},
+		"an answer due": {"at 0ms send note\nat 0ms send ping\nat 10ms close early\n",
+			"the server was still running 2.5s after its stdin closed"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sc, err := scenario.Parse(name, []byte("-- steps --\n"+c.steps+
+				"-- note --\n{\"jsonrpc\":\"2.0\",\"method\":\"note\"}\n-- ping --\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			run, err := client.Play(context.Background(), sc, reads, client.Options{Ready: client.Readiness{None: true}, TimeScale: 0.5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !run.Killed || run.KillReason != c.want {
+				t.Errorf("killed %v (%q), want %q", run.Killed, run.KillReason, c.want)
+			}
+		})
+	}
+}
