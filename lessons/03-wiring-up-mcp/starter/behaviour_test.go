@@ -45,68 +45,66 @@ var languages = []language{
 // holds one diff for each, named N-NAME.diff.
 var partNames = []string{"original-name", "framing", "pagination", "response-by-id", "annotations"}
 
-// command returns the argv that starts the starter in dir, building it
-// first when it is the Go one. It skips the test when the language's tool
-// is missing or too old.
-func (l language) command(t *testing.T, dir string) []string {
-	t.Helper()
+// commandIn returns the argv that starts the starter in dir, building it
+// first, into the folder bin, when it is the Go one; skip says why the
+// language cannot run here (its tool is missing or too old).
+func (l language) commandIn(dir, bin string) (argv []string, skip string, err error) {
 	if l.tool == "" {
-		bin := filepath.Join(t.TempDir(), "starter")
-		cmd := exec.Command("go", "build", "-o", bin, ".")
+		exe := filepath.Join(bin, "starter")
+		cmd := exec.Command("go", "build", "-o", exe, ".")
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("building the Go starter: %v\n%s", err, out)
+			return nil, "", fmt.Errorf("building the Go starter: %v\n%s", err, out)
 		}
-		return []string{bin}
+		return []string{exe}, "", nil
 	}
 	path, err := exec.LookPath(l.tool)
 	if err != nil {
-		t.Skipf("%s is not on PATH, so the %s starter is not checked here", l.tool, l.name)
+		return nil, fmt.Sprintf("%s is not on PATH, so the %s starter is not checked here", l.tool, l.name), nil
 	}
 	if l.tool == "node" {
 		out, err := exec.Command(path, "--version").Output()
 		if err != nil {
-			t.Fatalf("node --version: %v", err)
+			return nil, "", fmt.Errorf("node --version: %v", err)
 		}
 		v := strings.TrimPrefix(strings.TrimSpace(string(out)), "v")
 		if major, _ := strconv.Atoi(strings.SplitN(v, ".", 2)[0]); major < 18 {
-			t.Skipf("node is v%s; the JavaScript starter needs Node 18 or later", v)
+			return nil, fmt.Sprintf("node is v%s; the JavaScript starter needs Node 18 or later", v), nil
 		}
 	}
-	return []string{path, filepath.Join(dir, l.source)}
+	return []string{path, filepath.Join(dir, l.source)}, "", nil
 }
 
-// staged copies the starter to a temporary folder and applies the first n
-// parts of its solution, checking that each removes its own TODO.
-func (l language) staged(t *testing.T, n int) string {
-	t.Helper()
-	dir := t.TempDir()
+// stageInto copies the starter into the empty folder dir and applies the
+// first n parts of its solution, checking that each removes its own TODO;
+// skip says why the parts cannot be applied here.
+func (l language) stageInto(dir string, n int) (skip string, err error) {
 	if out, err := exec.Command("cp", "-R", l.dir+"/.", dir).CombinedOutput(); err != nil {
-		t.Fatalf("copying the starter: %v\n%s", err, out)
+		return "", fmt.Errorf("copying the starter: %v\n%s", err, out)
 	}
 	if n == 0 {
-		return dir
+		return "", nil
 	}
 	if _, err := exec.LookPath("patch"); err != nil {
-		t.Skip("patch is not on PATH, so the stages are not applied here")
+		return "patch is not on PATH, so the stages are not applied here", nil
 	}
 	for i := 1; i <= n; i++ {
 		diff, err := filepath.Abs(filepath.Join("stages", l.dir, fmt.Sprintf("%d-%s.diff", i, partNames[i-1])))
 		if err != nil {
-			t.Fatal(err)
+			return "", err
 		}
 		if out, err := exec.Command("patch", "--batch", "-p0", "-d", dir, "-i", diff).CombinedOutput(); err != nil {
-			t.Fatalf("applying %s: %v\n%s", diff, err, out)
+			return "", fmt.Errorf("applying %s: %v\n%s", diff, err, out)
 		}
 		src, err := os.ReadFile(filepath.Join(dir, l.source))
 		if err != nil {
-			t.Fatal(err)
+			return "", err
 		}
 		if marker := fmt.Sprintf("TODO(lesson 3), part %d", i); bytes.Contains(src, []byte(marker)) {
-			t.Errorf("%s leaves %q in the source", filepath.Base(diff), marker)
+			return "", fmt.Errorf("%s leaves %q in the source", filepath.Base(diff), marker)
 		}
 	}
-	return dir
+	return "", nil
 }
 
 // The lab, built once for the whole test binary.
@@ -118,6 +116,15 @@ var (
 
 func lab(t *testing.T) string {
 	t.Helper()
+	path, err := labBuilt()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// labBuilt is lab without a test.
+func labBuilt() (string, error) {
 	labOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "lesson3-starters-lab")
 		if err != nil {
@@ -129,10 +136,7 @@ func lab(t *testing.T) string {
 			labErr = fmt.Errorf("building lab: %v\n%s", err, out)
 		}
 	})
-	if labErr != nil {
-		t.Fatal(labErr)
-	}
-	return labPath
+	return labPath, labErr
 }
 
 // startTickets starts lab serve tickets on a free loopback port and
@@ -387,7 +391,7 @@ func TestStartersAgainstTheDemoServers(t *testing.T) {
 			t.Parallel()
 			for parts := 0; parts <= len(partNames); parts++ {
 				t.Run(fmt.Sprintf("parts=%d", parts), func(t *testing.T) {
-					argv := l.command(t, l.staged(t, parts))
+					_, argv := l.prepared(t, parts)
 					got, status, stderr := run(t, argv, config, commands)
 					if status != 0 {
 						t.Errorf("exit status %d at the end of stdin, want 0", status)
@@ -459,7 +463,8 @@ func TestIsolationAndLifecycle(t *testing.T) {
 				fmt.Sprintf(`"stubborn": {"command": "sh", "args": ["-c", "echo $$ >%s; exec sleep 600"], "timeoutMs": 300}`, stubbornPID),
 				ticketsServer("http://"+freePort(t)+"/mcp"),
 			)
-			got, status, stderr := run(t, l.command(t, l.staged(t, len(partNames))), config, cmds)
+			_, argv := l.prepared(t, len(partNames))
+			got, status, stderr := run(t, argv, config, cmds)
 			if status != 0 || len(got) != len(cmds) {
 				t.Fatalf("exit status %d and %d answers, want 0 and %d\nstderr:\n%s", status, len(got), len(cmds), stderr)
 			}
@@ -552,7 +557,8 @@ func TestDuplicateAlias(t *testing.T) {
 	for _, l := range languages {
 		t.Run(l.name, func(t *testing.T) {
 			t.Parallel()
-			got, status, stderr := run(t, l.command(t, l.dir), config, []string{`{"command":"list_tools"}`})
+			_, argv := l.prepared(t, 0)
+			got, status, stderr := run(t, argv, config, []string{`{"command":"list_tools"}`})
 			if status == 0 || len(got) != 0 || !strings.Contains(stderr, "twice") {
 				t.Errorf("exit status %d, answers %v, stderr %q; want a status other than 0, no answer, and the alias named twice on stderr", status, got, stderr)
 			}

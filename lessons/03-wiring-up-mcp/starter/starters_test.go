@@ -7,7 +7,6 @@ package starter_test
 // README gives.
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -16,35 +15,12 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // timeScale stretches the grader's deadlines. This test is about which
 // checks a starter passes, not how fast it starts: on a machine whose two
 // cores run many jobs at once, an interpreter can take seconds to start.
 const timeScale = 2
-
-// gradeStarter grades the starter after the first `parts` parts with
-// lesson 3's checks, the lab built from this repository relaying the
-// stdio servers.
-func gradeStarter(t *testing.T, l language, parts int) *grading.Result {
-	t.Helper()
-	dir := l.staged(t, parts)
-	argv := l.command(t, dir)
-	res, err := grading.Grade(context.Background(), grading.Options{
-		Lesson:    3,
-		Starter:   client.Command{Path: argv[0], Args: argv[1:], Dir: dir},
-		Relay:     []string{lab(t), "relay"},
-		TimeScale: timeScale,
-	})
-	if err != nil {
-		t.Fatalf("grading: %v", err)
-	}
-	if !res.Gradable {
-		t.Fatalf("the grader could not grade it: %s", res.Problem)
-	}
-	return res
-}
 
 // compare checks a grade against README.md's tables after `parts` parts:
 // the checks that pass are exactly those passing from the start or fixed
@@ -99,8 +75,8 @@ func TestGradesAfterEachPart(t *testing.T) {
 		t.Skip("grading fifteen clients takes minutes; not in -short mode")
 	}
 	want := readREADME(t)
-	// Every grade at once: a grade mostly waits (for timeouts the traps
-	// cause, for a client to end), so fifteen share two cores well.
+	// Every grade was started at once, as shipped and after each part
+	// (see startGrades): each subtest waits for its own.
 	for _, l := range languages {
 		for parts := 1; parts <= len(partNames); parts++ {
 			t.Run(fmt.Sprintf("%s/part%d", l.name, parts), func(t *testing.T) {

@@ -50,8 +50,8 @@ const (
 	// is that a server that never answers cannot hang the client.
 	defaultTimeout = 30 * time.Second
 	// closeGrace is how long the servers get to exit on their own, once
-	// their stdin is closed, before they are killed.
-	closeGrace = 2 * time.Second
+	// their stdin is closed, before they are killed: short, paid at every end.
+	closeGrace = 500 * time.Millisecond
 	// maxMessage bounds one message read from a server or from stdin, so
 	// that a peer cannot make the client hold unbounded memory.
 	maxMessage = 16 << 20

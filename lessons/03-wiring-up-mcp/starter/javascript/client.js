@@ -31,8 +31,8 @@ const PROTOCOL_VERSION = '2026-07-28'
 // cannot hang the client.
 const DEFAULT_TIMEOUT_MS = 30000
 // How long the servers get to exit on their own, once their stdin is closed,
-// before they are killed.
-const CLOSE_GRACE_MS = 2000
+// before they are killed: one that never exits costs this much at every end.
+const CLOSE_GRACE_MS = 500
 // The longest message read from a server, so that a peer cannot make the
 // client hold unbounded memory.
 const MAX_MESSAGE = 16 << 20
