@@ -302,16 +302,17 @@ func judgeOrders(ev *evidence, t *tally) {
 		first, okFirst := arrival[wire.LooseIDKey(o.First)]
 		then, okThen := arrival[wire.LooseIDKey(o.Then)]
 		exp := fmt.Sprintf("the answer to id %s before the answer to id %s", o.First, o.Then)
+		where := fmt.Sprintf("the order of ids %s and %s", o.First, o.Then)
 		switch {
 		case !okFirst && !okThen:
-			ev.fail(t, failure{expected: exp,
+			ev.fail(t, failure{expected: exp, where: where,
 				what: ev.withNote(fmt.Sprintf("id %s got no answer while id %s was still in flight (neither was answered while the grader waited): a server that handles one request at a time cannot answer id %s until id %s is done",
 					o.First, o.Then, o.First, o.Then))}, o.Checks...)
 		case !okFirst:
-			ev.fail(t, failure{expected: exp,
+			ev.fail(t, failure{expected: exp, where: where,
 				what: ev.withNote(fmt.Sprintf("id %s was not answered in time, while id %s was still being handled: the server handles one request at a time", o.First, o.Then))}, o.Checks...)
 		case okThen && then < first:
-			ev.fail(t, failure{expected: exp,
+			ev.fail(t, failure{expected: exp, where: where,
 				what: fmt.Sprintf("id %s was answered at %v, before id %s at %v", o.Then, then.Round(time.Millisecond), o.First, first.Round(time.Millisecond))}, o.Checks...)
 		}
 	}
@@ -514,8 +515,9 @@ func judgeOnce(ev *evidence, t *tally) {
 	}
 	if len(otherExtra) > 0 {
 		ev.fail(t, failure{
-			what: fmt.Sprintf("the scenario sent %s, and %s came that no request asked for, so only notifications can have caused them: %s",
-				plural(notifications, "notification", "notifications"), plural(len(otherExtra), "answer", "answers"), listAnswers(otherExtra)),
+			what: fmt.Sprintf("the scenario sent %s, and %s came that no request asked for, so only %s can have caused %s: %s",
+				plural(notifications, "notification", "notifications"), plural(len(otherExtra), "answer", "answers"),
+				pick(notifications, "the notification", "the notifications"), pick(len(otherExtra), "it", "them"), listAnswers(otherExtra)),
 			expected: "no answer at all to a notification", actual: otherExtra[0].Line}, checkSilent)
 	}
 	if ev.sc.Ends() == scenario.StepClose && !ev.closesEarly() {
@@ -563,11 +565,11 @@ func runContext(run *client.Run) string {
 	case run.EarlyExit:
 		return fmt.Sprintf("the server %s before the scenario was over", run.Exit)
 	case run.Killed && run.Closed:
-		return fmt.Sprintf("the server was stopped because %s", run.KillReason)
+		return stoppedBecause(run.KillReason)
 	case len(explicitMisses(run)) > 0:
-		return fmt.Sprintf("the grader waited for the answer to id %s in vain", strings.Join(explicitMisses(run), ", id "))
+		return fmt.Sprintf("the grader waited for %s in vain", awaitedIDs(explicitMisses(run)))
 	case len(run.AwaitMissed) > 0:
-		return fmt.Sprintf("the grader waited for the answer to id %s before it closed stdin, in vain", strings.Join(run.AwaitMissed, ", id "))
+		return fmt.Sprintf("the grader waited for %s before it closed stdin, in vain", awaitedIDs(run.AwaitMissed))
 	}
 	return ""
 }

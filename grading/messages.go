@@ -48,7 +48,7 @@ func morePlaces(first failure, rest []failure) string {
 		switch {
 		case p.scenario == first.scenario && first.scenario != "":
 			part = "this scenario"
-			if what != "" {
+			if what = sameAsFirst(first.where, p.wheres); what != "" {
 				part += " (" + what + ")"
 			}
 		case p.scenario == "":
@@ -67,13 +67,48 @@ func morePlaces(first failure, rest []failure) string {
 	return fmt.Sprintf("(It failed in %s as well: %s.)", plural(len(rest), "more place", "more places"), listSome(parts, 4))
 }
 
+// sameAsFirst describes the other places of the first failure's own
+// scenario without naming the first one's place again: a failure at that
+// same place (another tool of the same answer, say) is "the same command
+// again" ("..., 2 more times"), and the rest are described as usual.
+func sameAsFirst(where string, wheres []string) string {
+	var others []string
+	same := 0
+	for _, w := range wheres {
+		// A bare noun ("call") names a kind, not a place: two calls are
+		// two places.
+		if strings.Contains(where, " ") && w == where {
+			same++
+			continue
+		}
+		others = append(others, w)
+	}
+	var parts []string
+	if same > 0 {
+		word, _, _ := strings.Cut(where, " ")
+		again := "the same " + word + " again"
+		if same > 1 {
+			again = fmt.Sprintf("the same %s, %d more times", word, same)
+		}
+		parts = append(parts, again)
+	}
+	if len(others) > 0 {
+		if d := describeWheres(others); d != "" {
+			parts = append(parts, d)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
 // describeWheres says in a few words which places of one scenario failed:
 // "line 3", "lines 3, 5 and 7", "3 calls", "2 times", or "" for one failure
 // that names no place.
 func describeWheres(wheres []string) string {
 	if len(wheres) == 1 {
-		if _, n, ok := strings.Cut(wheres[0], " "); wheres[0] != "" && !ok || ok && !isNumber(n) {
-			return "1 " + wheres[0]
+		// A bare noun ("call") is counted: "1 call". A place that names
+		// itself ("line 3", "command 1 {...}") is said as it is.
+		if w := wheres[0]; w != "" && !strings.Contains(w, " ") {
+			return "1 " + w
 		}
 		return wheres[0]
 	}
@@ -111,4 +146,38 @@ func describeWheres(wheres []string) string {
 func isNumber(s string) bool {
 	_, err := strconv.Atoi(s)
 	return err == nil
+}
+
+// awaitedIDs names the answers the grader waited for: "the answer to id
+// 3", "the answers to ids 3 and 4", "the answers to ids 1, 2, 3, 4, 5
+// and 2 more".
+func awaitedIDs(ids []string) string {
+	switch len(ids) {
+	case 0:
+		return "the answers"
+	case 1:
+		return "the answer to id " + ids[0]
+	}
+	if len(ids) > 6 {
+		return fmt.Sprintf("the answers to ids %s and %d more", strings.Join(ids[:5], ", "), len(ids)-5)
+	}
+	return fmt.Sprintf("the answers to ids %s and %s", strings.Join(ids[:len(ids)-1], ", "), ids[len(ids)-1])
+}
+
+// stoppedBecause says why the grader stopped a server without naming the
+// server twice: "the server was stopped because it was still running 5s
+// after its stdin closed".
+func stoppedBecause(reason string) string {
+	if rest, ok := strings.CutPrefix(reason, "the server "); ok {
+		reason = "it " + rest
+	}
+	return "the server was stopped because " + reason
+}
+
+// pick is one or many, the form n needs, without the number.
+func pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

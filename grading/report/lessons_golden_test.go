@@ -59,7 +59,10 @@ func TestGoldenLessonReports(t *testing.T) {
 	}{
 		{"lesson1-banner", grading.Options{Lesson: 1}, client.Command{Path: bins["student"], Args: []string{"-mistake", "banner"}}},
 		{"lesson1-chunk-as-line", grading.Options{Lesson: 1}, client.Command{Path: bins["student"], Args: []string{"-mistake", "chunk-as-line"}}},
+		{"lesson1-no-exit", grading.Options{Lesson: 1}, client.Command{Path: bins["student"], Args: []string{"-mistake", "no-exit"}}},
+		{"lesson1-sequential", grading.Options{Lesson: 1}, client.Command{Path: bins["student"], Args: []string{"-mistake", "sequential"}}},
 		{"lesson2-method-message", grading.Options{Lesson: 2}, client.Command{Path: bins["helpdesk"], Args: []string{"-mistake", "method-message"}}},
+		{"lesson3-trust-readonly", grading.Options{Lesson: 3, Relay: []string{bins["lab"], "relay"}}, client.Command{Path: bins["client"], Args: []string{"-mistake", "trust-readonly"}}},
 		{"lesson3-namespaced", grading.Options{Lesson: 3, Relay: []string{bins["lab"], "relay"}}, client.Command{Path: bins["client"], Args: []string{"-mistake", "namespaced"}}},
 	}
 	var wg sync.WaitGroup
