@@ -36,6 +36,12 @@ func addHostFlags(fs interface {
 	}
 }
 
+// stopGrace is how long the lab's host lets a stdio server exit by itself
+// once its stdin is closed, before it kills it. A server that ends at the
+// end of its input (most do) takes a few milliseconds; one that never does
+// (the grader's, on purpose) costs this much at every end, so it is short.
+const stopGrace = 300 * time.Millisecond
+
 // startHost mounts the configured servers. Approvals come from approve.
 func startHost(ctx context.Context, e *env, f hostFlags, approve func(*mcphost.Tool, json.RawMessage) bool) (*mcphost.Host, error) {
 	cfg, err := mcphost.LoadConfig(*f.config)
@@ -46,6 +52,7 @@ func startHost(ctx context.Context, e *env, f hostFlags, approve func(*mcphost.T
 		Timeout:    *f.timeout,
 		ClientInfo: &mcp.Implementation{Name: "mcplab", Version: version},
 		Approve:    approve,
+		StopGrace:  stopGrace,
 	}
 	if *f.verbose {
 		opts.Log = func(alias, note string) { fmt.Fprintf(e.stderr, "[%s] %s\n", alias, note) }

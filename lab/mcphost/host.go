@@ -41,6 +41,10 @@ type Options struct {
 	// Approve is asked before every call of a tool that needs approval,
 	// which every remote tool does. Nil refuses them all.
 	Approve func(t *Tool, arguments json.RawMessage) bool
+	// StopGrace is how long Close lets a stdio server exit by itself,
+	// once its stdin is closed, before it kills it; 0 means the
+	// transport's default (mcpclient.Command.Grace).
+	StopGrace time.Duration
 }
 
 // Tool is one tool in the host's namespace.
@@ -166,6 +170,7 @@ func (h *Host) discover(ctx context.Context, m *mounted) (tools []mcp.Tool, err 
 		t = mcpclient.Command{
 			Starter: client.Command{Path: m.cfg.Command, Args: m.cfg.Args},
 			Log:     func(line string) { h.log(alias, "stderr: "+line) },
+			Grace:   h.opts.StopGrace,
 		}
 	}
 	if h.opts.Log != nil {
