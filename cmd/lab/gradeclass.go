@@ -29,8 +29,50 @@ import (
 // program as "lab grade-class sandbox-exec FLAGS -- PROGRAM ARGS...".
 const sandboxExecArg = "sandbox-exec"
 
-// gradeClassUsage is the synopsis of lab grade-class; helptext.go says the rest.
-const gradeClassUsage = "grade-class --out DIR [flags] SUBMISSIONS"
+const gradeClassUsage = `grade-class --out DIR [flags] SUBMISSIONS
+
+Grades every folder of SUBMISSIONS. A submission folder holds an executable
+"run" that starts the student's server on stdio, and may hold an executable
+"build", run once first. Both get LAB_WORK, a writable folder they share.
+
+Creates DIR (it must not exist, unless an earlier grade-class made it, and
+no other user may write to the folders above it) and writes, in DIR:
+  students/STUDENT/FORMAT.EXT
+                each student's result in every --format (text.txt,
+                json.json, junit.xml, prairielearn.json, gradescope.json,
+                exercism.json, github.txt with github-summary.md,
+                markdown.md), written as each student's grading ends
+  students/STUDENT/record.json
+                the student's full result and what it was graded under,
+                for --resume-from
+  class.json    every result in full, and the lab version, time scale and
+                shard (--shard K/N, or --shard-index K-1 --shard-count N
+                as a Kubernetes Indexed Job gives it) it was graded
+                with: what lab merge-grades joins
+  grades.csv    student,score,max_score,status,failed,flags (status graded,
+                ungradable, or not-graded when the grading was stopped;
+                failed check ids and flags separated by ";"; no score unless
+                graded; every cell safe to open in a spreadsheet)
+  summary.md    score distribution, checks most often failed, outcomes,
+                flagged students
+and prints the summary. Flags mark what the teacher should look at: a copy
+of the lab binary in the submission, a transcript identical to the
+reference server's, a submission that could not be identified, a full
+LAB_WORK. SIGINT or SIGTERM stops the grading within seconds; the results
+so far are written, marked incomplete. --resume-from EARLIER reuses the
+results of an earlier run (stopped or killed) under the deadlines' scale it
+used, calibrated or given, for every student whose files are unchanged; a
+different --time-scale reuses none. Each student graded again is named on
+stderr with the reason. Every usage error (a flag, the submissions folder,
+an --out that cannot be made, a --resume-from that is not a results
+folder) is found before any grading, and leaves no --out behind.
+
+Example: lab grade-class --out results submissions
+         lab grade-class --resume-from results --out results2 submissions
+
+Exit status 0 once the class is
+graded (whatever the students scored), 2 for bad usage, when the class
+could not be graded, or when it was stopped.`
 
 func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if len(args) > 0 && args[0] == sandboxExecArg {
@@ -55,6 +97,9 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	shardCount := fs.Int("shard-count", 0, "with -shard-index: how many shards the class is graded in")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
+		return exitCannot, err
+	}
+	if err := classGradingSupported(); err != nil {
 		return exitCannot, err
 	}
 	if len(rest) != 1 {
