@@ -60,7 +60,7 @@ for target in "$@"; do
 		say "building $image from docker/Dockerfile, target runtime"
 		DOCKER_BUILDKIT=0 docker build --quiet --file docker/Dockerfile --target runtime --tag "$image" . >/dev/null ||
 			fail "docker build failed"
-		say "built $image ($(docker image inspect -f '{{.Size}}' "$image") bytes); start the lab with: docker compose up"
+		say "built $image ($(docker image inspect -f '{{.Size}}' "$image") bytes); start the lab with: docker compose up (Compose v2), or docker-compose up (v1)"
 		;;
 	workbench)
 		RUNNER_IMAGE=$runner_image sh docker/runner-image.sh || fail "the runner image $runner_image could not be built"
@@ -68,7 +68,7 @@ for target in "$@"; do
 		DOCKER_BUILDKIT=0 docker build --quiet --file docker/Dockerfile --target workbench \
 			--build-arg RUNNER_IMAGE="$runner_image" --tag "$workbench_image" . >/dev/null ||
 			fail "docker build failed"
-		say "built $workbench_image ($(docker image inspect -f '{{.Size}}' "$workbench_image") bytes); open it with: docker compose run --rm workbench"
+		say "built $workbench_image ($(docker image inspect -f '{{.Size}}' "$workbench_image") bytes); open it with: docker compose run --rm workbench (Compose v2), or docker-compose run --rm workbench (v1)"
 		;;
 	esac
 done

@@ -332,7 +332,7 @@ func testServe(ctx context.Context, t *testing.T, e *engine, bin string) {
 }
 
 // stableLog drops the count from the server's "input closed; answering the
-// N request(s) still in flight" line.
+// N requests still in flight" line.
 func stableLog(log string) string {
 	lines := strings.Split(log, "\n")
 	for i, line := range lines {

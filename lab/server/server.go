@@ -123,7 +123,11 @@ loop:
 				c.logf("dropped a line: %v", r.err)
 				c.send(wire.NewError(wire.Null, wire.Errorf(wire.CodeParseError, "Parse error: %v", r.err)))
 			case errors.Is(r.err, io.EOF):
-				c.logf("input closed; answering the %d request(s) still in flight, then exiting", c.inFlight())
+				if n := c.inFlight(); n == 1 {
+					c.logf("input closed; answering the 1 request still in flight, then exiting")
+				} else {
+					c.logf("input closed; answering the %d requests still in flight, then exiting", n)
+				}
 				break loop
 			default:
 				c.logf("reading input failed: %v", r.err)

@@ -42,6 +42,11 @@ func compare(t *testing.T, what string, parts int, want readme, res *grading.Res
 		if pass := c.Status == grading.StatusPass; ok && pass != (part <= parts) {
 			t.Logf("%s: %s", c.ID, c.Message)
 		}
+		// As shipped, the table says what the grader prints: PASS, FAIL,
+		// or SKIP for a check it could not see.
+		if shown := strings.ToUpper(string(c.Status)); ok && parts == 0 && shown != want.shipped[c.ID] {
+			t.Errorf("%s: %s is %s, README.md's table says %s: %s", what, c.ID, shown, want.shipped[c.ID], c.Message)
+		}
 	}
 	for id := range want.fixedBy {
 		if !slices.ContainsFunc(res.Checks, func(c grading.CheckResult) bool { return c.ID == id }) {
@@ -88,10 +93,12 @@ func TestGradesAfterEachPart(t *testing.T) {
 }
 
 // readme is what README.md's two tables say: for each check id, 0 when the
-// starters pass it as shipped, else the part that fixes it; and the score
+// starters pass it as shipped, else the part that fixes it, and what the
+// grader prints for it as shipped (PASS, FAIL or SKIP); and the score
 // after each number of parts.
 type readme struct {
 	fixedBy map[string]int
+	shipped map[string]string
 	scores  []string
 }
 
@@ -103,18 +110,24 @@ func readREADME(t *testing.T) readme {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := readme{fixedBy: map[string]int{}}
+	r := readme{fixedBy: map[string]int{}, shipped: map[string]string{}}
 	for _, row := range tableRows(t, string(b), "| Check | As shipped | Fixed by |") {
 		id := strings.Trim(row[0], "`")
 		part, err := strconv.Atoi(strings.TrimPrefix(row[2], "part "))
+		shown := ""
+		if len(row) == 3 {
+			shown, _, _ = strings.Cut(row[1], " ")
+			shown = strings.Trim(shown, "`")
+		}
 		switch {
-		case len(row) == 3 && row[1] == "passes" && row[2] == "":
+		case shown == "PASS" && row[2] == "":
 			r.fixedBy[id] = 0
-		case len(row) == 3 && row[1] == "fails" && err == nil && part >= 1 && part <= len(partNames):
+		case (shown == "FAIL" || shown == "SKIP") && err == nil && part >= 1 && part <= len(partNames):
 			r.fixedBy[id] = part
 		default:
-			t.Fatalf("README.md: the row of %s is %q; want passes and nothing, or fails and part 1 to %d", id, row, len(partNames))
+			t.Fatalf("README.md: the row of %s is %q; want PASS and nothing, or FAIL or SKIP and part 1 to %d", id, row, len(partNames))
 		}
+		r.shipped[id] = shown
 	}
 	for i, row := range tableRows(t, string(b), "| After | Score |") {
 		label := "as shipped"
