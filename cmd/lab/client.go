@@ -40,7 +40,7 @@ func addHostFlags(fs interface {
 // once its stdin is closed, before it kills it. A server that ends at the
 // end of its input (most do) takes a few milliseconds; one that never does
 // (the grader's, on purpose) costs this much at every end, so it is short.
-const stopGrace = 300 * time.Millisecond
+const stopGrace = 200 * time.Millisecond
 
 // startHost mounts the configured servers. Approvals come from approve.
 func startHost(ctx context.Context, e *env, f hostFlags, approve func(*mcphost.Tool, json.RawMessage) bool) (*mcphost.Host, error) {
