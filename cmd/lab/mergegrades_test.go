@@ -148,6 +148,11 @@ func TestShardsMergeLikeOneRun(t *testing.T) {
 	if len(want) == 0 || !bytes.Equal(got, want) {
 		t.Errorf("merged grades.csv:\n%s\nwant (one run):\n%s", got, want)
 	}
+	wantIndex, _ := os.ReadFile(filepath.Join(whole, "index.html"))
+	gotIndex, _ := os.ReadFile(filepath.Join(merged, "index.html"))
+	if len(wantIndex) == 0 || !bytes.Equal(gotIndex, wantIndex) {
+		t.Errorf("the merged class page index.html differs from one run's (%d and %d bytes)", len(gotIndex), len(wantIndex))
+	}
 	if w, g := listTree(t, filepath.Join(whole, "students")), listTree(t, filepath.Join(merged, "students")); strings.Join(w, "\n") != strings.Join(g, "\n") {
 		t.Errorf("merged report tree:\n%s\nwant:\n%s", strings.Join(g, "\n"), strings.Join(w, "\n"))
 	}

@@ -20,6 +20,8 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	times := fs.Bool("times", false, "add a column with each event's time since the start")
 	noModel := fs.Bool("no-model", false, "skip the model step")
 	lessonNum := fs.Int("lesson", 1, "the lesson whose scenario to play")
+	format := fs.String("format", "text", "text: print each event as it happens; html: write one page with the run drawn as a timeline")
+	out := fs.String("out", "", "with -format html, write the page to this file instead of stdout")
 	command, err := parseFlags(fs, args)
 	if err != nil {
 		return exitCannot, err
@@ -27,6 +29,12 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	lesson, err := lessons.Get(*lessonNum)
 	if err != nil {
 		return exitCannot, usageError{err.Error()}
+	}
+	if err := checkRunFormat(*format, *out); err != nil {
+		return exitCannot, err
+	}
+	if *format == "html" {
+		return runHTML(ctx, e, lesson, *scenarioFile, *out, command)
 	}
 	if lesson.Subject == "client" {
 		return runClient(ctx, e, lesson, *scenarioFile, *times, command)

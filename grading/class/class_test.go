@@ -310,7 +310,7 @@ func TestWriteReports(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	want := []string{"exercism.json", "github-summary.md", "github.txt", "gradescope.json", "json.json", "junit.xml", "markdown.md", "prairielearn.json", "text.txt"}
+	want := []string{"exercism.json", "github-summary.md", "github.txt", "gradescope.json", "json.json", "junit.xml", "markdown.md", "prairielearn.json", "report.html", "text.txt"}
 	if !slices.Equal(names, want) {
 		t.Errorf("files %q, want %q", names, want)
 	}

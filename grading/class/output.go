@@ -78,7 +78,7 @@ func (c *Class) sorted() []*Student {
 // FileName is the name of a student's report in a format, inside the
 // student's own folder of the output: text.txt, json.json, junit.xml,
 // prairielearn.json, gradescope.json, exercism.json, github.txt (with the
-// job summary beside it in github-summary.md) and markdown.md. The
+// job summary beside it in github-summary.md), markdown.md and report.html. The
 // platforms' own file names (results.json for three of them) would
 // collide, so each file is named after its format.
 func FileName(format string) string {
@@ -89,6 +89,8 @@ func FileName(format string) string {
 		return format + ".xml"
 	case report.FormatMarkdown:
 		return format + ".md"
+	case report.FormatHTML:
+		return "report.html"
 	}
 	return format + ".json"
 }
@@ -104,7 +106,8 @@ func (c *Class) WriteReports(out *Out, formats []string) error {
 	return nil
 }
 
-// WriteGradebook writes grades.csv and summary.md into out.
+// WriteGradebook writes grades.csv, summary.md and the class page
+// (index.html, see WriteIndex) into out.
 func (c *Class) WriteGradebook(out *Out) error {
 	for _, f := range []struct {
 		name  string
@@ -118,7 +121,7 @@ func (c *Class) WriteGradebook(out *Out) error {
 			return err
 		}
 	}
-	return nil
+	return c.WriteIndex(out)
 }
 
 // Summary is what a teacher wants to know of a class at a glance.

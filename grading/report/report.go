@@ -1,8 +1,9 @@
 // Package report writes a grading.Result in the formats that students,
 // teachers and grading platforms read: a terminal report, our own JSON,
 // JUnit XML, the results files of PrairieLearn, Gradescope and Exercism,
-// GitHub Classroom's workflow commands with a job summary, and a Markdown
-// report with sequence diagrams.
+// GitHub Classroom's workflow commands with a job summary, a Markdown
+// report with sequence diagrams, and an HTML page with the exchange drawn
+// as a timeline (html.go).
 //
 // Every format treats the text that came from a student's server (the
 // transcript, an actual answer, a message quoting one) as hostile: terminal
@@ -31,6 +32,7 @@ const (
 	FormatExercism     = "exercism"
 	FormatGitHub       = "github"
 	FormatMarkdown     = "markdown"
+	FormatHTML         = "html"
 )
 
 // Formats lists the format names Write accepts, in the order a help text
@@ -39,6 +41,7 @@ func Formats() []string {
 	return []string{
 		FormatText, FormatJSON, FormatJUnit, FormatPrairieLearn,
 		FormatGradescope, FormatExercism, FormatGitHub, FormatMarkdown,
+		FormatHTML,
 	}
 }
 
@@ -89,6 +92,8 @@ func Write(w io.Writer, format string, r *grading.Result, opt Options) error {
 		err = writeGitHub(&buf, opt.Summary, s, opt.Rand)
 	case FormatMarkdown:
 		err = writeMarkdown(&buf, s)
+	case FormatHTML:
+		err = writeHTML(&buf, s)
 	default:
 		return fmt.Errorf("report: unknown format %q (the formats are %s)", format, strings.Join(Formats(), ", "))
 	}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/grading/report"
+	"github.com/mcplab/mcplab/lab/capture"
+	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lessons"
+)
+
+// runFormats are the formats lab run writes: text, the events as lines as
+// they happen; html, one page with the run drawn as a timeline.
+var runFormats = []string{"text", "html"}
+
+// checkRunFormat refuses a format lab run does not write, and an --out
+// that cannot be written (found before anything runs).
+func checkRunFormat(format, out string) error {
+	switch format {
+	case "text":
+		if out != "" {
+			return usagef("-out needs -format html (the text format prints the events as they happen)")
+		}
+		return nil
+	case "html":
+		if out != "" {
+			if err := capture.CheckNew(out); err != nil {
+				return fmt.Errorf("-out: %w (nothing was run)", err)
+			}
+		}
+		return nil
+	}
+	return usagef("unknown format %q for lab run; the formats are %s", format, strings.Join(runFormats, ", "))
+}
+
+// eventLog keeps a run's events for the page; events come from the
+// reader goroutines of the run.
+type eventLog struct {
+	mu     sync.Mutex
+	events []grading.Event
+}
+
+func (l *eventLog) add(ev grading.Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.events) < grading.TranscriptEventsMax {
+		l.events = append(l.events, ev)
+	}
+}
+
+func (l *eventLog) all() []grading.Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]grading.Event(nil), l.events...)
+}
+
+// runHTML plays the lesson's scenario (or the file named) against COMMAND,
+// or the lesson's own program, as lab run does, and writes the page of the
+// run to out, or to stdout. The model step is not part of the page.
+func runHTML(ctx context.Context, e *env, lesson *lessons.Manifest, file, out string, command []string) (int, error) {
+	var log eventLog
+	if lesson.Subject == "client" {
+		if code, err := runClientHTML(ctx, lesson, file, command, &log); err != nil {
+			return code, err
+		}
+	} else if code, err := runServerHTML(ctx, lesson, file, command, &log); err != nil {
+		return code, err
+	}
+	var b bytes.Buffer
+	if err := report.WriteRunHTML(&b, lesson.Number, log.all()); err != nil {
+		return exitInternal, err
+	}
+	if out == "" {
+		_, err := e.stdout.Write(b.Bytes())
+		return exitOK, err
+	}
+	if err := capture.WriteNew(out, b.Bytes()); err != nil {
+		return exitCannot, fmt.Errorf("writing the page: %w", err)
+	}
+	fmt.Fprintf(e.stderr, "lab run: wrote %s (%d events)\n", out, len(log.all()))
+	return exitOK, nil
+}
+
+// runServerHTML plays a server lesson's scenario and logs its events.
+func runServerHTML(ctx context.Context, lesson *lessons.Manifest, file string, command []string, log *eventLog) (int, error) {
+	var sc *scenario.Scenario
+	var err error
+	if file != "" {
+		sc, err = scenario.ParseFile(file)
+	} else {
+		if lesson.Run == "" {
+			return exitCannot, usagef("lesson %d has no scenario for lab run; name one with -scenario", lesson.Number)
+		}
+		var data []byte
+		data, err = lesson.Read(lesson.Run)
+		if err == nil {
+			sc, err = scenario.Parse(strings.TrimSuffix(path.Base(lesson.Run), ".txtar"), data)
+		}
+	}
+	if err != nil {
+		return exitCannot, err
+	}
+	starter, err := serverStarter(command, lesson.Server)
+	if err != nil {
+		return exitCannot, err
+	}
+	run, err := client.Play(ctx, sc, starter, client.Options{
+		Ready: grading.ReadinessFor(lesson),
+		OnEvent: func(ev client.Event) {
+			log.add(grading.Event{Scenario: sc.Name, AtMS: ev.At.Milliseconds(), Kind: ev.Kind, Text: ev.Text})
+		},
+	})
+	if err != nil {
+		return exitInternal, err
+	}
+	if run.StartErr != nil {
+		return exitCannot, fmt.Errorf("the server did not start: %w", run.StartErr)
+	}
+	return exitOK, nil
+}
+
+// runClientHTML plays a client lesson's scenario with the lab as the
+// servers and logs its events, leaving out the rig's own configuration
+// (relay sockets, free ports), which the student never writes.
+func runClientHTML(ctx context.Context, lesson *lessons.Manifest, file string, command []string, log *eventLog) (int, error) {
+	var data []byte
+	var err error
+	name := file
+	switch {
+	case file != "":
+		data, err = os.ReadFile(file)
+	case lesson.Run == "":
+		return exitCannot, usagef("lesson %d has no scenario for lab run; name one with -scenario", lesson.Number)
+	default:
+		name = lesson.Run
+		data, err = lesson.Read(lesson.Run)
+	}
+	if err != nil {
+		return exitCannot, err
+	}
+	sc, err := grading.ParseClientScenario(strings.TrimSuffix(path.Base(name), ".txtar"), data)
+	if err != nil {
+		return exitCannot, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return exitInternal, fmt.Errorf("finding the lab binary: %w", err)
+	}
+	starter := client.Command{Path: self, Args: []string{"client"}}
+	if len(command) > 0 {
+		starter = client.Command{Path: command[0], Args: command[1:]}
+	}
+	dir, err := subFS(lesson.Dir)
+	if err != nil {
+		return exitInternal, err
+	}
+	show := func(ev grading.Event) {
+		if ev.Kind == grading.EventNote && strings.HasPrefix(ev.Text, "configuration: ") {
+			return
+		}
+		if ev.Scenario == "" {
+			ev.Scenario = sc.Name
+		}
+		log.add(ev)
+	}
+	if err := grading.WatchClient(ctx, sc, starter, dir, []string{self, "relay"}, show); err != nil {
+		return exitCannot, err
+	}
+	return exitOK, nil
+}
