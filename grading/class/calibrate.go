@@ -52,6 +52,11 @@ func calibrate(ctx context.Context, lesson *grading.Lesson, opts Options, root s
 		return nil, nil, fmt.Errorf("no reference server to calibrate the deadlines against: give a time scale instead")
 	}
 	cal, transcript, err := calibrateIn(ctx, lesson, opts, root, measure)
+	ended := grading.ProgressEvent{Kind: grading.ProgressCalibrationEnded, Measure: measure}
+	if err == nil && cal != nil && measure {
+		ended.Scale, ended.Measured, ended.Designed = cal.Scale, cal.Measured, cal.Designed
+	}
+	opts.progress(ended)
 	if err != nil && !measure {
 		return nil, nil, nil
 	}
@@ -85,12 +90,13 @@ func calibrateIn(ctx context.Context, lesson *grading.Lesson, opts Options, root
 	// grader's own start) must not set the deadlines of the whole class.
 	var measured time.Duration
 	var transcript []grading.Event
-	for range runs {
+	for run := range runs {
+		opts.progress(grading.ProgressEvent{Kind: grading.ProgressCalibrationStarted, Measure: measure, Index: run + 1, Total: runs})
 		started := time.Now()
 		// Generous deadlines: they do not change how long a correct server
 		// takes, only whether a slow machine fails it.
 		res, err := grading.Grade(ctx, grading.Options{Lesson: lesson.Number, LessonDir: opts.LessonDir,
-			Starter: opts.Sandbox.Starter(spec), TimeScale: 4, MaxOutput: 1 << 20, Relay: opts.relay()})
+			Starter: opts.Sandbox.Starter(spec), TimeScale: 4, MaxOutput: 1 << 20, Relay: opts.relay(), Progress: opts.Progress})
 		took := time.Since(started)
 		if err != nil {
 			return nil, nil, fmt.Errorf("calibrating against the reference server: %w", err)

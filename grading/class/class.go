@@ -91,6 +91,11 @@ type Options struct {
 	// OnResult, when set, is called as each student's grading ends, one
 	// call at a time, with how many are done out of how many.
 	OnResult func(done, total int, s *Student)
+	// Progress, when set, is told as the calibration's runs (with their
+	// scenarios) and each student's grading start and end (see
+	// grading.ProgressEvent); a student's own scenarios are not told, as
+	// several are graded at once.
+	Progress grading.Progress
 }
 
 // DefaultJobs is the number of submissions graded at once by default.
@@ -268,6 +273,7 @@ func Grade(ctx context.Context, dir string, opts Options) (*Class, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				opts.progress(grading.ProgressEvent{Kind: grading.ProgressStudentStarted, Name: subs[i].Name, Total: len(subs)})
 				st, err := g.student(ctx, slot, i, subs[i])
 				mu.Lock()
 				if closed {
@@ -291,6 +297,7 @@ func Grade(ctx context.Context, dir string, opts Options) (*Class, error) {
 				}
 				c.Students[i] = st
 				done++
+				opts.progress(grading.ProgressEvent{Kind: grading.ProgressStudentEnded, Name: st.Name, Index: done, Total: len(subs), Verdict: Verdict(st)})
 				if opts.OnResult != nil {
 					opts.OnResult(done, len(subs), st)
 				}
