@@ -169,7 +169,7 @@ func Start(ctx context.Context, servers []Server, opts Options) (*Rig, error) {
 	if opts.Dir == "" {
 		return nil, errors.New("the rig needs a folder of its own")
 	}
-	if st, err := os.Lstat(opts.Dir); err != nil || !st.IsDir() || st.Mode().Perm()&0o077 != 0 {
+	if st, err := os.Lstat(opts.Dir); err != nil || !st.IsDir() || !privateMode(st.Mode()) {
 		if err == nil {
 			err = fmt.Errorf("it is %s, want a folder of mode 0700 (not a link)", st.Mode())
 		}
