@@ -144,7 +144,20 @@ func runClient(ctx context.Context, e *env, lesson *lessons.Manifest, file strin
 	if err != nil {
 		return exitInternal, err
 	}
-	show := func(ev grading.Event) { fmt.Fprintln(e.stdout, clientLine(ev, times)) }
+	// The student reads the servers.json they would write; the rig's own
+	// configuration (relay sockets, free ports) is said in one line on
+	// stderr, never printed.
+	config, err := studentConfig(sc)
+	if err != nil {
+		return exitCannot, err
+	}
+	fmt.Fprintf(e.stdout, "-- servers.json, as you would write it for these servers:\n%s", config)
+	fmt.Fprintln(e.stderr, rigSubstitutions(sc))
+	show := func(ev grading.Event) {
+		if !isRigConfigNote(ev) {
+			fmt.Fprintln(e.stdout, clientLine(ev, times))
+		}
+	}
 	if err := grading.WatchClient(ctx, sc, starter, dir, []string{self, "relay"}, show); err != nil {
 		return exitCannot, err
 	}
