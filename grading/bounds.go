@@ -113,9 +113,9 @@ func BoundTranscript(events []Event) []Event {
 			continue
 		}
 		out[t.note].AtMS = t.lastAt
-		out[t.note].Text = fmt.Sprintf("… [cut: %d more event(s) of scenario %s, %d bytes of text, were counted, not kept: "+
+		out[t.note].Text = fmt.Sprintf("… [cut: %s of scenario %s, %s of text, %s counted, not kept: "+
 			"a transcript keeps up to %d bytes and %d events a scenario, %d bytes and %d events in all]",
-			t.dropped, name, t.droppedBytes, TranscriptScenarioMax, TranscriptEventsMax, TranscriptMax, TranscriptEventsTotalMax)
+			plural(t.dropped, "more event", "more events"), name, plural(int(t.droppedBytes), "byte", "bytes"), pick(t.dropped, "was", "were"), TranscriptScenarioMax, TranscriptEventsMax, TranscriptMax, TranscriptEventsTotalMax)
 	}
 	return out
 }

@@ -41,7 +41,7 @@ func TestClientStreamCaps(t *testing.T) {
 	if s.kept != 3<<20 {
 		t.Errorf("kept %d bytes, want the stream's cap %d", s.kept, 3<<20)
 	}
-	wantSum := fmt.Sprintf("the client's stdout went past its cap (%d bytes or %d lines a scenario): 3 more line(s), %d bytes, were counted, not kept", 3<<20, StreamLinesMax, 2*(4<<20+1)+4)
+	wantSum := fmt.Sprintf("the client's stdout went past its cap (%d bytes or %d lines a scenario): 3 more lines, %d bytes, were counted, not kept", 3<<20, StreamLinesMax, 2*(4<<20+1)+4)
 	if s.summary() != wantSum {
 		t.Errorf("summary %q, want %q", s.summary(), wantSum)
 	}
@@ -113,7 +113,7 @@ func TestBoundTranscript(t *testing.T) {
 		t.Errorf("first event of %d bytes ends %q", len(first), first[len(first)-90:])
 	}
 	note := got[5]
-	wantNote := fmt.Sprintf("… [cut: 6 more event(s) of scenario b, %d bytes of text, were counted, not kept: a transcript keeps up to %d bytes and %d events a scenario, %d bytes and %d events in all]",
+	wantNote := fmt.Sprintf("… [cut: 6 more events of scenario b, %d bytes of text, were counted, not kept: a transcript keeps up to %d bytes and %d events a scenario, %d bytes and %d events in all]",
 		6*(60<<10), TranscriptScenarioMax, TranscriptEventsMax, TranscriptMax, TranscriptEventsTotalMax)
 	if note.Kind != EventNote || note.Scenario != "b" || note.AtMS != 9 || note.Text != wantNote {
 		t.Errorf("note %+v, want %q at 9 ms", note, wantNote)

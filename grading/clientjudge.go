@@ -668,7 +668,7 @@ func judgeTeardown(run *clientRun, t *tally) {
 	case run.leftRunning != "":
 		t.fail(failure{scenario: run.sc.Name, what: "after the client exited, " + strings.TrimSuffix(run.leftRunning, "."), expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits"}, checkTimeoutTeardown)
 	case len(run.leftOpen) > 0:
-		t.fail(failure{scenario: run.sc.Name, what: fmt.Sprintf("after the client exited, the stdio server(s) it started were still running: %s", strings.Join(run.leftOpen, ", ")), expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits"}, checkTimeoutTeardown)
+		t.fail(failure{scenario: run.sc.Name, what: fmt.Sprintf("after the client exited, %s it started %s still running: %s", pick(len(run.leftOpen), "the stdio server", "the stdio servers"), pick(len(run.leftOpen), "was", "were"), strings.Join(run.leftOpen, ", ")), expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits"}, checkTimeoutTeardown)
 	}
 }
 

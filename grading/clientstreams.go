@@ -128,8 +128,8 @@ func (s *clientStream) summary() string {
 	if s.dropped == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the client's %s went past its cap (%d bytes or %d lines a scenario): %d more line(s), %d bytes, were counted, not kept",
-		s.name, s.max, StreamLinesMax, s.dropped, s.dropSize)
+	return fmt.Sprintf("the client's %s went past its cap (%d bytes or %d lines a scenario): %s, %s, %s counted, not kept",
+		s.name, s.max, StreamLinesMax, plural(s.dropped, "more line", "more lines"), plural(int(s.dropSize), "byte", "bytes"), pick(s.dropped, "was", "were"))
 }
 
 // addExtra keeps a line that came beyond one per command, or counts it
@@ -177,6 +177,6 @@ func (c *eventCap) summary(scenario string) string {
 	if c.dropped == 0 {
 		return ""
 	}
-	return fmt.Sprintf("… [cut: %d more event(s) of scenario %s, %d bytes of text, were counted, not kept: "+
-		"a transcript keeps up to %d bytes and %d events a scenario]", c.dropped, scenario, c.droppedBytes, TranscriptScenarioMax, TranscriptEventsMax)
+	return fmt.Sprintf("… [cut: %s of scenario %s, %s of text, %s counted, not kept: "+
+		"a transcript keeps up to %d bytes and %d events a scenario]", plural(c.dropped, "more event", "more events"), scenario, plural(int(c.droppedBytes), "byte", "bytes"), pick(c.dropped, "was", "were"), TranscriptScenarioMax, TranscriptEventsMax)
 }

@@ -242,7 +242,7 @@ func TestValidateEscapesControls(t *testing.T) {
 	if strings.ContainsAny(out, "\x1b\x07") {
 		t.Errorf("raw control characters in the output: %q", out)
 	}
-	want := "FAIL  " + dir + "/bad\\x1b[2J\\x07.jsonl (wire file, 1 message(s))\n"
+	want := "FAIL  " + dir + "/bad\\x1b[2J\\x07.jsonl (wire file, 1 message)\n"
 	if code != 1 || !strings.HasPrefix(out, want) {
 		t.Errorf("exit %d, output %q; want it to begin %q", code, out, want)
 	}

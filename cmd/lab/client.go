@@ -221,7 +221,7 @@ func toolsCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	defer h.Close()
 	for _, s := range h.Servers() {
-		state := fmt.Sprintf("%d tool(s)", s.Tools)
+		state := countOf(s.Tools, "tool", "tools")
 		if s.Err != nil {
 			state = "UNAVAILABLE"
 		}

@@ -314,8 +314,8 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 		*jobs = class.DefaultJobs(sb)
 	}
 	opts.Jobs = *jobs
-	fmt.Fprintf(e.stderr, "lab grade-class: grading %d submission(s) in the %s sandbox, %d at a time; %s\n",
-		len(subs), sb.Name(), min(*jobs, len(subs)), how)
+	fmt.Fprintf(e.stderr, "lab grade-class: grading %s in the %s sandbox, %d at a time; %s\n",
+		countOf(len(subs), "submission", "submissions"), sb.Name(), min(*jobs, len(subs)), how)
 	c, err := class.Grade(ctx, subsDir, opts)
 	prog.finish()
 	if p, ok := sb.(*sandbox.Process); ok && os.Geteuid() == 0 && !p.Namespaces() {
@@ -347,9 +347,9 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitInternal, fmt.Errorf("printing the summary: %w", err)
 	}
 	if c.Incomplete {
-		return exitCannot, fmt.Errorf("%w: %d of %d submission(s) graded, their results in %s; %d not graded (%s), "+
+		return exitCannot, fmt.Errorf("%w: %d of %s graded, their results in %s; %d not graded (%s), "+
 			"listed in grades.csv with the status not-graded: grade them again",
-			err, len(c.Students), len(c.Students)+len(c.NotGraded), *out, len(c.NotGraded), someNames(c.NotGraded, 10))
+			err, len(c.Students), countOf(len(c.Students)+len(c.NotGraded), "submission", "submissions"), *out, len(c.NotGraded), someNames(c.NotGraded, 10))
 	}
 	fmt.Fprintf(e.stderr, "lab grade-class: results in %s (grades.csv, summary.md, students/ with one folder per student)\n", *out)
 	return exitOK, nil

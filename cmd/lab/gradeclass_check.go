@@ -68,8 +68,8 @@ func resumeNote(w io.Writer, earlier *class.Earlier, asked float64) {
 		if asked == 0 {
 			how = "its deadlines"
 		}
-		fmt.Fprintf(w, "lab grade-class: %d earlier result(s) in %s may be reused, where the submission's files are unchanged (%d graded otherwise, not reused); %s: × %g\n",
-			earlier.Len(), earlier.Dir, earlier.Skipped, how, earlier.TimeScale)
+		fmt.Fprintf(w, "lab grade-class: %s in %s may be reused, where the submission's files are unchanged (%d graded otherwise, not reused); %s: × %g\n",
+			countOf(earlier.Len(), "earlier result", "earlier results"), earlier.Dir, earlier.Skipped, how, earlier.TimeScale)
 	}
 }
 
@@ -92,5 +92,5 @@ func notReused(w io.Writer, earlier *class.Earlier, c *class.Class) {
 		}
 		fmt.Fprintf(w, "lab grade-class: %s: graded again, not reused: %s\n", textesc.Line(s.Name), earlier.WhyNot(s))
 	}
-	fmt.Fprintf(w, "lab grade-class: %d of %d result(s) reused from %s\n", reused, len(c.Students), earlier.Dir)
+	fmt.Fprintf(w, "lab grade-class: %d of %s reused from %s\n", reused, countOf(len(c.Students), "result", "results"), earlier.Dir)
 }

@@ -42,6 +42,6 @@ func mergeGradesCmd(_ context.Context, e *env, args []string) (int, error) {
 	if _, err := e.stdout.Write(summary.Bytes()); err != nil {
 		return exitInternal, fmt.Errorf("printing the summary: %w", err)
 	}
-	fmt.Fprintf(e.stderr, "lab merge-grades: %d shard(s), %d student(s), merged into %s\n", len(rest)-1, len(c.Students), rest[0])
+	fmt.Fprintf(e.stderr, "lab merge-grades: %s, %s, merged into %s\n", countOf(len(rest)-1, "shard", "shards"), countOf(len(c.Students), "student", "students"), rest[0])
 	return exitOK, nil
 }

@@ -180,7 +180,7 @@ func TestShardsMergeLikeOneRun(t *testing.T) {
 		dirs []string
 		want string
 	}{
-		{"missing", []string{shards[0], shards[2]}, "shard(s) 2/3 missing"},
+		{"missing", []string{shards[0], shards[2]}, "shard 2/3 missing"},
 		{"twice", []string{shards[0], shards[1], shards[1], shards[2]}, "shard 2/3 is given twice"},
 		{"scale", []string{shards[0], edited("scale", func(r map[string]any) { cls(r)["TimeScale"] = 5.0 }), shards[2]}, "same --time-scale"},
 		{"version", []string{shards[0], edited("version", func(r map[string]any) { r["lab_version"] = "v9.9.9" }), shards[2]}, "by lab v9.9.9"},

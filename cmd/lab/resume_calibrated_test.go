@@ -91,11 +91,11 @@ func TestResumeCalibrated(t *testing.T) {
 		t.Fatalf("grade-class --resume-from: exit %d\n%s", code, errOut)
 	}
 	for _, line := range []string{
-		fmt.Sprintf("lab grade-class: 3 earlier result(s) in %s may be reused, where the submission's files are unchanged (0 graded otherwise, not reused); its deadlines: × %g\n", first, scale),
+		fmt.Sprintf("lab grade-class: 3 earlier results in %s may be reused, where the submission's files are unchanged (0 graded otherwise, not reused); its deadlines: × %g\n", first, scale),
 		fmt.Sprintf("; deadlines × %g\n", scale),
 		"lab grade-class: ben: graded again, not reused: its files changed since the earlier run\n",
 		"lab grade-class: cleo: graded again, not reused: it could not be graded in the earlier run (outcome could-not-start), and such a result is never reused\n",
-		fmt.Sprintf("lab grade-class: 1 of 3 result(s) reused from %s\n", first),
+		fmt.Sprintf("lab grade-class: 1 of 3 results reused from %s\n", first),
 	} {
 		if !strings.Contains(errOut, line) {
 			t.Errorf("the resumed run's stderr lacks %q:\n%s", line, errOut)
@@ -128,7 +128,7 @@ func TestResumeCalibrated(t *testing.T) {
 	want := []string{
 		fmt.Sprintf("lab grade-class: none of the earlier results in %s is reused: 3 were graded with deadlines × %g, not the × %g asked for "+
 			"(leave out --time-scale to reuse them under their own scale)\n", resumed, scale, other),
-		fmt.Sprintf("lab grade-class: 0 of 3 result(s) reused from %s\n", resumed),
+		fmt.Sprintf("lab grade-class: 0 of 3 results reused from %s\n", resumed),
 	}
 	for _, name := range []string{"ann", "ben", "cleo"} {
 		want = append(want, fmt.Sprintf("lab grade-class: %s: graded again, not reused: it was graded with deadlines × %g, not the × %g of this run\n", name, scale, other))

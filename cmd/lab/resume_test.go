@@ -83,7 +83,7 @@ func TestResumeAfterKill(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("grade-class --resume-from: exit %d\n%s", code, errOut)
 	}
-	if !strings.Contains(errOut, fmt.Sprintf("%d earlier result(s) in %s may be reused", len(done), killed)) {
+	if !strings.Contains(errOut, fmt.Sprintf("%s in %s may be reused", countOf(len(done), "earlier result", "earlier results"), killed)) {
 		t.Errorf("the resumed run does not say it found the %d earlier results:\n%s", len(done), errOut)
 	}
 	want, _ := os.ReadFile(filepath.Join(whole, "grades.csv"))

@@ -63,7 +63,7 @@ func validateCmd(ctx context.Context, e *env, args []string) (int, error) {
 		}
 		printFileReport(stdout, r)
 	}
-	fmt.Fprintf(stdout, "%d file(s) checked against the MCP %s schema, %d failed\n", len(files), "2026-07-28", failed)
+	fmt.Fprintf(stdout, "%s checked against the MCP %s schema, %d failed\n", countOf(len(files), "file", "files"), "2026-07-28", failed)
 	if failed > 0 {
 		return exitFailed, nil
 	}
@@ -132,7 +132,7 @@ func printFileReport(w io.Writer, r *schema.FileReport) {
 		fmt.Fprintf(w, "%s  %s: %s\n", status, textesc.Line(r.Path), textesc.Line(r.Err.Error()))
 		return
 	}
-	fmt.Fprintf(w, "%s  %s (%s, %d message(s))\n", status, textesc.Line(r.Path), r.Kind, len(r.Lines))
+	fmt.Fprintf(w, "%s  %s (%s, %s)\n", status, textesc.Line(r.Path), r.Kind, countOf(len(r.Lines), "message", "messages"))
 	for _, l := range r.Lines {
 		who := ""
 		if l.From != "" {
@@ -144,9 +144,9 @@ func printFileReport(w io.Writer, r *schema.FileReport) {
 		case l.Kind() == "must fail":
 			fmt.Fprintf(w, "      line %d meets %s, but this file holds mistakes: each line must fail\n", l.Line, textesc.Line(strings.TrimPrefix(l.Def, "must fail: ")))
 		case l.Err != nil && l.Note != "":
-			fmt.Fprintf(w, "      line %d%s %s (%s)\n", l.Line, who, textesc.Line(l.Err.Error()), textesc.Line(l.Note))
+			fmt.Fprintf(w, "      line %d%s %s (%s)\n", l.Line, who, textesc.Line(lineVerdict(l.Err.Error())), textesc.Line(l.Note))
 		case l.Err != nil:
-			fmt.Fprintf(w, "      line %d%s %s\n", l.Line, who, textesc.Line(l.Err.Error()))
+			fmt.Fprintf(w, "      line %d%s %s\n", l.Line, who, textesc.Line(lineVerdict(l.Err.Error())))
 		}
 	}
 }

@@ -34,12 +34,12 @@ func TestValidateReportsEachReason(t *testing.T) {
 		t.Errorf("exit %d, want 1", code)
 	}
 	for _, want := range []string{
-		"FAIL  " + bad + " (wire file, 1 message(s))",
+		"FAIL  " + bad + " (wire file, 1 message)",
 		"line 1 does not meet ListToolsRequest: at the message: missing property 'params'",
-		"FAIL  " + invalid + " (invalid wire file, 2 message(s))",
+		"FAIL  " + invalid + " (invalid wire file, 2 messages)",
 		"line 1 fails, as it should: it is not JSON",
 		"line 2 meets JSONRPCNotification, but this file holds mistakes: each line must fail",
-		"2 file(s) checked against the MCP 2026-07-28 schema, 2 failed",
+		"2 files checked against the MCP 2026-07-28 schema, 2 failed",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
@@ -68,7 +68,7 @@ func TestCaptureHelpdesk(t *testing.T) {
 	if err != nil || !strings.Contains(string(md), `"message": "Method not found: tickets/get"`) {
 		t.Errorf("the Markdown lacks the -32601 answer (%v):\n%s", err, md)
 	}
-	if code, report, _ := lab(t, "validate", out+".jsonl"); code != 0 || !strings.Contains(report, "recorded session, 10 message(s)") {
+	if code, report, _ := lab(t, "validate", out+".jsonl"); code != 0 || !strings.Contains(report, "recorded session, 10 messages") {
 		t.Errorf("validate: exit %d\n%s", code, report)
 	}
 }

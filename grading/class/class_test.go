@@ -259,7 +259,7 @@ func TestSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "# Lesson 1: class summary\n\n" +
-		"5 submission(s) graded in 12.3s with the process sandbox, 4 at a time.\n\n" +
+		"5 submissions graded in 12.3s with the process sandbox, 4 at a time.\n\n" +
 		"Deadlines × 1.25, calibrated: the reference server took 775ms here against 620ms designed (scale = max(1, 1.25 × measured / designed)).\n\n" +
 		"- Graded: 4 (every check passed: 2)\n" +
 		"- Could not grade: 1 (no score: see each student's report for why)\n" +

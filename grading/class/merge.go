@@ -122,7 +122,7 @@ func Join(dirs []string) (*Merged, error) {
 		case max(r.Shard.N, 1) != n:
 			return nil, fmt.Errorf("%s is shard %s but %s is shard %s: every shard must split the class the same number of ways", fd, first.Shard, d, r.Shard)
 		case c.Incomplete:
-			return nil, fmt.Errorf("%s (shard %s) was stopped before it graded %d student(s) (%s): grade that shard again before merging", d, r.Shard, len(c.NotGraded), strings.Join(c.NotGraded, ", "))
+			return nil, fmt.Errorf("%s (shard %s) was stopped before it graded %s (%s): grade that shard again before merging", d, r.Shard, countOf(len(c.NotGraded), "student", "students"), strings.Join(c.NotGraded, ", "))
 		}
 		k := max(r.Shard.K, 1)
 		if prev, dup := byK[k]; dup {
@@ -150,7 +150,10 @@ func Join(dirs []string) (*Merged, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("shard(s) %s missing: a merge without them would drop their students; grade them with --shard and name their folders too", strings.Join(missing, ", "))
+		if len(missing) == 1 {
+			return nil, fmt.Errorf("shard %s missing: a merge without it would drop its students; grade it with --shard and name its folder too", missing[0])
+		}
+		return nil, fmt.Errorf("shards %s missing: a merge without them would drop their students; grade them with --shard and name their folders too", strings.Join(missing, ", "))
 	}
 	sort.Slice(merged.Students, func(i, j int) bool { return merged.Students[i].Name < merged.Students[j].Name })
 	for name := range ignored {

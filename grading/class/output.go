@@ -212,12 +212,12 @@ func (c *Class) WriteSummary(w io.Writer) error {
 		for i, n := range c.NotGraded {
 			names[i] = mdText(n)
 		}
-		fmt.Fprintf(&b, "**Incomplete:** the grading was stopped (%s) before %d submission(s) were graded: %s. "+
+		fmt.Fprintf(&b, "**Incomplete:** the grading was stopped (%s) before %s graded: %s. "+
 			"They are in grades.csv with the status not-graded; grade them again.\n\n",
-			mdText(c.StoppedBy), len(c.NotGraded), strings.Join(names, ", "))
+			mdText(c.StoppedBy), countOf(len(c.NotGraded), "submission was", "submissions were"), strings.Join(names, ", "))
 	}
-	fmt.Fprintf(&b, "%d submission(s) graded in %s with the %s sandbox, %d at a time.\n\n",
-		s.Students, c.Duration.Round(100*time.Millisecond), c.Sandbox, c.Jobs)
+	fmt.Fprintf(&b, "%s graded in %s with the %s sandbox, %d at a time.\n\n",
+		countOf(s.Students, "submission", "submissions"), c.Duration.Round(100*time.Millisecond), c.Sandbox, c.Jobs)
 	if cal := c.Calibration; cal != nil {
 		fmt.Fprintf(&b, "Deadlines × %.2f, calibrated: the reference server took %s here against %s designed (scale = max(1, %.2f × measured / designed)).\n\n",
 			c.TimeScale, cal.Measured.Round(time.Millisecond), cal.Designed.Round(time.Millisecond), CalibrationFactor)

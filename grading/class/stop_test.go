@@ -161,7 +161,7 @@ func TestStopIsExact(t *testing.T) {
 	if err := c.WriteSummary(&md); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(strings.ReplaceAll(md.String(), `\`, ""), "before 4 submission(s) were graded: b-starting, c-hang, d-good, e-good.") {
+	if !strings.Contains(strings.ReplaceAll(md.String(), `\`, ""), "before 4 submissions were graded: b-starting, c-hang, d-good, e-good.") {
 		t.Errorf("summary.md does not count and name the four not graded:\n%s", md.String())
 	}
 }

@@ -30,7 +30,7 @@ func TestEveryFormatIsBounded(t *testing.T) {
 		if n := out.Len() + summary.Len(); n > 8<<20 {
 			t.Errorf("%s: %d bytes, want a few MiB at most", f, n)
 		}
-		if f == FormatJSON && !strings.Contains(out.String(), "were counted, not kept") {
+		if f == FormatJSON && !strings.Contains(out.String(), "counted, not kept") {
 			t.Errorf("json: no note says the transcript was cut")
 		}
 	}
