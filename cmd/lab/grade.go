@@ -69,8 +69,19 @@ func gradeCmd(ctx context.Context, e *env, args []string) (int, error) {
 	// No sandbox here: each run's process group is ended when the server
 	// ends (EndGroup), and on Linux the lab adopts the daemons that left
 	// the group and ends them once grading is done.
+	// On a terminal, stderr shows the scenario that runs and how long its
+	// deadlines may still make it wait (not with -v, whose events say it);
+	// it is cleared before the report. Off a terminal nothing is shown.
+	var prog *grading.TermProgress
+	if to, ok := grading.TermFor(e.stderr, e.getenv, "lab grade"); ok && !*verbose {
+		prog = grading.NewTermProgress(e.stderr, to)
+		opts.Progress = prog
+	}
 	endOrphans := adoptOrphans(e, e.stderr, "lab grade")
 	res, err := grading.Grade(ctx, opts)
+	if prog != nil {
+		prog.Close()
+	}
 	endOrphans()
 	if err != nil {
 		return exitCannot, err
