@@ -29,50 +29,8 @@ import (
 // program as "lab grade-class sandbox-exec FLAGS -- PROGRAM ARGS...".
 const sandboxExecArg = "sandbox-exec"
 
-const gradeClassUsage = `grade-class --out DIR [flags] SUBMISSIONS
-
-Grades every folder of SUBMISSIONS. A submission folder holds an executable
-"run" that starts the student's server on stdio, and may hold an executable
-"build", run once first. Both get LAB_WORK, a writable folder they share.
-
-Creates DIR (it must not exist, unless an earlier grade-class made it, and
-no other user may write to the folders above it) and writes, in DIR:
-  students/STUDENT/FORMAT.EXT
-                each student's result in every --format (text.txt,
-                json.json, junit.xml, prairielearn.json, gradescope.json,
-                exercism.json, github.txt with github-summary.md,
-                markdown.md), written as each student's grading ends
-  students/STUDENT/record.json
-                the student's full result and what it was graded under,
-                for --resume-from
-  class.json    every result in full, and the lab version, time scale and
-                shard (--shard K/N, or --shard-index K-1 --shard-count N
-                as a Kubernetes Indexed Job gives it) it was graded
-                with: what lab merge-grades joins
-  grades.csv    student,score,max_score,status,failed,flags (status graded,
-                ungradable, or not-graded when the grading was stopped;
-                failed check ids and flags separated by ";"; no score unless
-                graded; every cell safe to open in a spreadsheet)
-  summary.md    score distribution, checks most often failed, outcomes,
-                flagged students
-and prints the summary. Flags mark what the teacher should look at: a copy
-of the lab binary in the submission, a transcript identical to the
-reference server's, a submission that could not be identified, a full
-LAB_WORK. SIGINT or SIGTERM stops the grading within seconds; the results
-so far are written, marked incomplete. --resume-from EARLIER reuses the
-results of an earlier run (stopped or killed) under the deadlines' scale it
-used, calibrated or given, for every student whose files are unchanged; a
-different --time-scale reuses none. Each student graded again is named on
-stderr with the reason. Every usage error (a flag, the submissions folder,
-an --out that cannot be made, a --resume-from that is not a results
-folder) is found before any grading, and leaves no --out behind.
-
-Example: lab grade-class --out results submissions
-         lab grade-class --resume-from results --out results2 submissions
-
-Exit status 0 once the class is
-graded (whatever the students scored), 2 for bad usage, when the class
-could not be graded, or when it was stopped.`
+// gradeClassUsage is the synopsis of lab grade-class; helptext.go says the rest.
+const gradeClassUsage = "grade-class --out DIR [flags] SUBMISSIONS"
 
 func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if len(args) > 0 && args[0] == sandboxExecArg {
@@ -295,10 +253,13 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 		opts.GoSeed = warmGoSeed(ctx, e.stderr)
 	}
 
-	prog := newProgress(e.stderr)
+	// The calibration, then a line per student with the count and the time
+	// left: redrawn in place on a terminal, plain lines off one.
+	to, _ := grading.TermFor(e.stderr, e.getenv, "lab grade-class")
+	prog := grading.NewTermProgress(e.stderr, to)
+	opts.Progress = prog
 	var writeErr error
 	opts.OnResult = func(done, total int, s *class.Student) {
-		prog.update(done, total, s)
 		if err := results.WriteStudent(s, formatList); err != nil && writeErr == nil {
 			writeErr = err
 		}
@@ -317,7 +278,7 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fmt.Fprintf(e.stderr, "lab grade-class: grading %s in the %s sandbox, %d at a time; %s\n",
 		countOf(len(subs), "submission", "submissions"), sb.Name(), min(*jobs, len(subs)), how)
 	c, err := class.Grade(ctx, subsDir, opts)
-	prog.finish()
+	prog.Close()
 	if p, ok := sb.(*sandbox.Process); ok && os.Geteuid() == 0 && !p.Namespaces() {
 		fmt.Fprintln(e.stderr, "lab grade-class: note: the kernel refused new namespaces, so students' programs saw the machine's "+
 			"processes, network and /tmp (what they left there was removed); see README, Teachers")
@@ -395,50 +356,6 @@ func warmGoSeed(ctx context.Context, w io.Writer) string {
 		return ""
 	}
 	return dir
-}
-
-// progress shows how far the grading is: a bar redrawn in place on a
-// terminal, one plain line per student otherwise.
-type progress struct {
-	w        io.Writer
-	terminal bool
-	drawn    bool
-}
-
-func newProgress(w io.Writer) *progress {
-	f, ok := w.(*os.File)
-	return &progress{w: w, terminal: ok && isTerminal(f)}
-}
-
-func (p *progress) update(done, total int, s *class.Student) {
-	r := s.Result
-	verdict := "could not grade: " + string(r.Outcome.Kind)
-	if r.Gradable {
-		verdict = fmt.Sprintf("%d/%d %s", r.Score, r.MaxScore, r.Outcome.Kind)
-	}
-	if r.Flaky {
-		verdict += " (flaky)"
-	}
-	name := textesc.Line(s.Name)
-	if !p.terminal {
-		fmt.Fprintf(p.w, "lab grade-class: [%d/%d] %s: %s\n", done, total, name, verdict)
-		return
-	}
-	const width = 30
-	filled := done * width / total
-	bar := strings.Repeat("█", filled) + strings.Repeat("░", width-filled)
-	line := fmt.Sprintf("%s %d/%d  %s: %s", bar, done, total, name, verdict)
-	if r := []rune(line); len(r) > 100 {
-		line = string(r[:100])
-	}
-	fmt.Fprintf(p.w, "\r\x1b[2K%s", line)
-	p.drawn = true
-}
-
-func (p *progress) finish() {
-	if p.drawn {
-		fmt.Fprintln(p.w)
-	}
 }
 
 // emptyShard finishes a shard that holds none of the class's students: its
