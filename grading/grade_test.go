@@ -262,7 +262,7 @@ func TestSweep(t *testing.T) {
 	// One fault, one check: the answer with the mangled id is the answer
 	// the cut line got, charged to framing.split-message alone.
 	check(t, bad, wantGrade{grading.OutcomeWrongAnswers, []string{"framing.split-message"}, 19, nil})
-	want := "In scenario sweep-1-of-4 (seed 42, one byte per write), 1 of the 11 lines that were cut across two or more writes got no answer of their own: line 12 `{\"jsonrpc\":\"2.0\",\"id\":\"naïve ☕\",\"method\":\"ping\"}`"
+	want := "In scenario sweep-1-of-4 (cuts 42, one byte per write), 1 of the 11 lines that were cut across two or more writes got no answer of their own: line 12 `{\"jsonrpc\":\"2.0\",\"id\":\"naïve ☕\",\"method\":\"ping\"}`"
 	if msg := message(t, bad, "framing.split-message"); !strings.HasPrefix(msg, want) {
 		t.Errorf("framing.split-message says:\n%s\nwant it to start:\n%s", msg, want)
 	}

@@ -111,7 +111,7 @@ type Result struct {
 	// each scenario.
 	Transcript []Event `json:"transcript"`
 	// Seed is the seed of the chunk sweep, when one ran.
-	Seed *int64 `json:"seed,omitempty"`
+	Seed *int64 `json:"cuts,omitempty"`
 	// Flaky is set when a timed-out run was rerun and the two runs disagreed.
 	Flaky      bool        `json:"flaky,omitempty"`
 	Submission *Submission `json:"submission,omitempty"`

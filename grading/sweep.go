@@ -52,7 +52,7 @@ func sweepScenarios(base []*scenario.Scenario, n int, seed int64) ([]*scenario.S
 		style := (i - 1) % len(styles)
 		cuts := cutPoints(data, style, rng)
 		sc := &scenario.Scenario{
-			Name:   fmt.Sprintf("sweep-%d-of-%d (seed %d, %s)", i, n, seed, styles[style]),
+			Name:   fmt.Sprintf("sweep-%d-of-%d (cuts %d, %s)", i, n, seed, styles[style]),
 			Parts:  map[string][]byte{},
 			Expect: expect,
 		}

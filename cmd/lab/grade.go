@@ -21,7 +21,7 @@ func gradeCmd(ctx context.Context, e *env, args []string) (int, error) {
 	format := fs.String("format", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	out := fs.String("out", "", "write the report to this file instead of stdout")
 	sweep := fs.Int("sweep", 0, "replay the lesson's messages this many more times, cut at random places")
-	seed := fs.Int64("seed", 0, "seed of the sweep's cuts (0: pick one and print it)")
+	seed := fs.Int64("cuts", 0, "which random cuts the sweep makes: the same number cuts the input the same way again (0: pick one and print it)")
 	scale := fs.Float64("time-scale", 1, "multiply every deadline by this (for slow machines)")
 	lessonDir := fs.String("lesson-dir", "", "read the grading scenarios from this lesson folder instead of the built-in ones")
 	verbose := fs.Bool("v", false, "print every event to stderr as it happens")
@@ -51,7 +51,7 @@ func gradeCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	if *sweep > 0 && *seed == 0 {
 		*seed = randomSeed()
-		fmt.Fprintf(e.stderr, "lab grade: sweep seed %d (pass -seed %d to replay these cuts)\n", *seed, *seed)
+		fmt.Fprintf(e.stderr, "lab grade: sweep cuts %d (pass --cuts %d to cut the input the same way again)\n", *seed, *seed)
 	}
 	opts := grading.Options{
 		Lesson:    *lesson,

@@ -43,7 +43,7 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	sbName := fs.String("sandbox", "process", "where servers run: process or container")
 	formats := fs.String("format", "json,markdown", "comma-separated report formats for each student: "+strings.Join(report.Formats(), ", "))
 	sweep := fs.Int("sweep", 0, "replay the lesson's messages this many more times, cut at random places")
-	seed := fs.Int64("seed", 0, "seed of the sweep's cuts (0: pick one and print it)")
+	seed := fs.Int64("cuts", 0, "which random cuts the sweep makes: the same number cuts the input the same way again (0: pick one and print it)")
 	scale := fs.Float64("time-scale", 0, "multiply every deadline by this (0: calibrate against the reference server)")
 	lessonDir := fs.String("lesson-dir", "", "read the grading scenarios from this lesson folder instead of the built-in ones")
 	root := fs.String("root", "", "container sandbox: mount this folder read-only (it must hold SUBMISSIONS) instead of each submission's own folder, for run scripts that use files beside their folder")
@@ -181,7 +181,7 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if *sweep > 0 && *seed == 0 {
 		*seed = randomSeed()
 		with.Seed = *seed
-		fmt.Fprintf(e.stderr, "lab grade-class: sweep seed %d (pass -seed %d to replay these cuts)\n", *seed, *seed)
+		fmt.Fprintf(e.stderr, "lab grade-class: sweep cuts %d (pass --cuts %d to cut the input the same way again)\n", *seed, *seed)
 	}
 
 	var sb sandbox.Sandbox

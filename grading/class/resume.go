@@ -29,7 +29,7 @@ type GradedWith struct {
 	Lesson     int     `json:"lesson"`
 	TimeScale  float64 `json:"time_scale"`
 	Sweep      int     `json:"sweep"`
-	Seed       int64   `json:"seed"`
+	Seed       int64   `json:"cuts"`
 }
 
 type studentRecord struct {
@@ -195,7 +195,7 @@ func otherThan(was, now GradedWith) string {
 	case was.LabVersion != now.LabVersion || was.LabHash != now.LabHash:
 		return fmt.Sprintf("it was graded by another lab (version %s), not this one (version %s)", was.LabVersion, now.LabVersion)
 	case was.Sweep != now.Sweep || was.Seed != now.Seed:
-		return fmt.Sprintf("it was graded with --sweep %d --seed %d, not --sweep %d --seed %d", was.Sweep, was.Seed, now.Sweep, now.Seed)
+		return fmt.Sprintf("it was graded with --sweep %d --cuts %d, not --sweep %d --cuts %d", was.Sweep, was.Seed, now.Sweep, now.Seed)
 	case was.TimeScale <= 0:
 		return "the earlier run did not record the scale of its deadlines"
 	}

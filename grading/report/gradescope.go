@@ -59,7 +59,7 @@ func writeGradescope(w io.Writer, r *grading.Result) error {
 		}
 	}
 	if r.Seed != nil {
-		fmt.Fprintf(&head, "Chunk sweep seed: %d\n", *r.Seed)
+		fmt.Fprintf(&head, "Chunk sweep cuts: %d\n", *r.Seed)
 	}
 	if r.Flaky {
 		head.WriteString("Flaky: the run timed out, was run again, and the two runs disagreed.\n")

@@ -325,7 +325,7 @@ const gradeHTML = `<!DOCTYPE html>
 {{range .Problem}}<p class="banner">Could not grade: {{.}}</p>{{end}}
 {{if not .Gradable}}<p>This is not a fail: the grader could not judge the answers at all.</p>{{end}}
 {{if .Flaky}}<p class="banner"><strong>Flaky:</strong> the run timed out, was run again, and the two runs disagreed.</p>{{end}}
-{{if .Seed}}<p class="summary">Chunk sweep: the input was cut at random places, number {{.Seed}} (pass -seed {{.Seed}} to cut it the same way again).</p>{{end}}
+{{if .Seed}}<p class="summary">Chunk sweep: the input was cut at random places, number {{.Seed}} (pass --cuts {{.Seed}} to cut it the same way again).</p>{{end}}
 {{if .Submission}}<p class="summary">Graded: {{.Submission}}.</p>{{end}}{{end}}
 </header>
 {{if not .Run}}<section id="checks" aria-labelledby="checks-h">

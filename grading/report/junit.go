@@ -95,7 +95,7 @@ func writeJUnit(w io.Writer, r *grading.Result) error {
 		suite.Properties = append(suite.Properties, junitProperty{Name: "outcome_detail", Value: clip(r.Outcome.Detail, junitMessageMax)})
 	}
 	if r.Seed != nil {
-		suite.Properties = append(suite.Properties, junitProperty{Name: "seed", Value: strconv.FormatInt(*r.Seed, 10)})
+		suite.Properties = append(suite.Properties, junitProperty{Name: "sweep-cuts", Value: strconv.FormatInt(*r.Seed, 10)})
 	}
 	if r.Flaky {
 		suite.Properties = append(suite.Properties, junitProperty{Name: "flaky", Value: "true"})

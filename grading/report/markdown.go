@@ -54,7 +54,7 @@ func writeMarkdown(w io.Writer, r *grading.Result) error {
 		b.WriteString("This is not a fail: the grader could not judge the server's answers at all.\n\n")
 	}
 	if r.Seed != nil {
-		fmt.Fprintf(&b, "Chunk sweep seed: %d.\n\n", *r.Seed)
+		fmt.Fprintf(&b, "Chunk sweep cuts: %d.\n\n", *r.Seed)
 	}
 	if r.Flaky {
 		b.WriteString("**Flaky:** the run timed out, was run again, and the two runs disagreed.\n\n")

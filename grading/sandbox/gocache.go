@@ -70,7 +70,7 @@ func GoSeedDir() (string, error) {
 	}
 	base, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("no cache directory for the Go seed: %w", err)
+		return "", fmt.Errorf("no cache directory for the warm Go build cache: %w", err)
 	}
 	name := f[0] + "-" + f[2] + "-" + strings.NewReplacer("/", "_", "\\", "_").Replace(f[1])
 	return filepath.Join(base, "mcplab", "go-seed", name), nil

@@ -298,7 +298,7 @@ func mkWorkspace(dir string, uid, gid int, goSeed string, size int64) error {
 	}
 	if goSeed != "" {
 		if err := linkTree(goSeed, filepath.Join(dir, ".cache", "go-build")); err != nil {
-			return fmt.Errorf("seeding the Go build cache of the workspace: %w", err)
+			return fmt.Errorf("filling the Go build cache of the workspace: %w", err)
 		}
 	}
 	if uid < 0 {
