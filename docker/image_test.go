@@ -19,8 +19,11 @@ import (
 	tclog "github.com/testcontainers/testcontainers-go/log"
 )
 
-// maxImageBytes is the size budget of the lab image.
-const maxImageBytes = 15 << 20
+// maxImageBytes is the size budget of the lab image. It was 15 MiB until
+// the html format: html/template's reflection keeps every exported method
+// of the binary's types, which took the stripped lab from 13.3 MB to
+// 16.8 MB. An unstripped or cgo build is well over 18 MiB.
+const maxImageBytes = 18 << 20
 
 // TestImage builds the image from docker/Dockerfile (target runtime, legacy
 // builder, nothing pulled) once, then checks it against the same lab binary
