@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"strings"
@@ -113,37 +114,11 @@ func modelStep(ctx context.Context, e *env, lesson *lessons.Manifest) error {
 // between the client and each server, and the answers. With no COMMAND the
 // client is the lab's own (lab client).
 func runClient(ctx context.Context, e *env, lesson *lessons.Manifest, file string, times bool, command []string) (int, error) {
-	var data []byte
-	var err error
-	name := file
-	switch {
-	case file != "":
-		data, err = os.ReadFile(file)
-	case lesson.Run == "":
-		return exitCannot, usagef("lesson %d has no scenario for lab run; name one with -scenario", lesson.Number)
-	default:
-		name = lesson.Run
-		data, err = lesson.Read(lesson.Run)
-	}
+	cr, code, err := loadClientRun(lesson, file, command)
 	if err != nil {
-		return exitCannot, err
+		return code, err
 	}
-	sc, err := grading.ParseClientScenario(strings.TrimSuffix(path.Base(name), ".txtar"), data)
-	if err != nil {
-		return exitCannot, err
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return exitInternal, fmt.Errorf("finding the lab binary: %w", err)
-	}
-	starter := client.Command{Path: self, Args: []string{"client"}}
-	if len(command) > 0 {
-		starter = client.Command{Path: command[0], Args: command[1:]}
-	}
-	dir, err := subFS(lesson.Dir)
-	if err != nil {
-		return exitInternal, err
-	}
+	sc, starter, dir, self := cr.sc, cr.starter, cr.dir, cr.self
 	// The student reads the servers.json they would write; the rig's own
 	// configuration (relay sockets, free ports) is said in one line on
 	// stderr, never printed.
@@ -215,4 +190,52 @@ func clipMiddle(s string) string {
 		unit = "character"
 	}
 	return fmt.Sprintf("%s ... [%d %s left out] ... %s", string(r[:160]), len(r)-240, unit, string(r[len(r)-80:]))
+}
+
+// clientRun is what lab run needs to play a client lesson's scenario: the
+// scenario, the client to start, the lesson's files and the lab binary
+// (which plays the relay).
+type clientRun struct {
+	sc      *grading.ClientScenario
+	starter client.Command
+	dir     fs.FS
+	self    string
+}
+
+// loadClientRun reads the scenario lab run plays for a client lesson (the
+// lesson's own, or -scenario FILE) and names the client: COMMAND, or the
+// lab's own client. It returns the exit code that goes with an error.
+func loadClientRun(lesson *lessons.Manifest, file string, command []string) (clientRun, int, error) {
+	var data []byte
+	var err error
+	name := file
+	switch {
+	case file != "":
+		data, err = os.ReadFile(file)
+	case lesson.Run == "":
+		return clientRun{}, exitCannot, usagef("lesson %d has no scenario for lab run; name one with -scenario", lesson.Number)
+	default:
+		name = lesson.Run
+		data, err = lesson.Read(lesson.Run)
+	}
+	if err != nil {
+		return clientRun{}, exitCannot, err
+	}
+	sc, err := grading.ParseClientScenario(strings.TrimSuffix(path.Base(name), ".txtar"), data)
+	if err != nil {
+		return clientRun{}, exitCannot, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return clientRun{}, exitInternal, fmt.Errorf("finding the lab binary: %w", err)
+	}
+	starter := client.Command{Path: self, Args: []string{"client"}}
+	if len(command) > 0 {
+		starter = client.Command{Path: command[0], Args: command[1:]}
+	}
+	dir, err := subFS(lesson.Dir)
+	if err != nil {
+		return clientRun{}, exitInternal, err
+	}
+	return clientRun{sc: sc, starter: starter, dir: dir, self: self}, exitOK, nil
 }

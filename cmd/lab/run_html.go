@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path"
 	"strings"
 	"sync"
@@ -131,37 +130,11 @@ func runServerHTML(ctx context.Context, lesson *lessons.Manifest, file string, c
 // servers and logs its events, leaving out the rig's own configuration
 // (relay sockets, free ports), which the student never writes.
 func runClientHTML(ctx context.Context, lesson *lessons.Manifest, file string, command []string, log *eventLog) (int, error) {
-	var data []byte
-	var err error
-	name := file
-	switch {
-	case file != "":
-		data, err = os.ReadFile(file)
-	case lesson.Run == "":
-		return exitCannot, usagef("lesson %d has no scenario for lab run; name one with -scenario", lesson.Number)
-	default:
-		name = lesson.Run
-		data, err = lesson.Read(lesson.Run)
-	}
+	cr, code, err := loadClientRun(lesson, file, command)
 	if err != nil {
-		return exitCannot, err
+		return code, err
 	}
-	sc, err := grading.ParseClientScenario(strings.TrimSuffix(path.Base(name), ".txtar"), data)
-	if err != nil {
-		return exitCannot, err
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return exitInternal, fmt.Errorf("finding the lab binary: %w", err)
-	}
-	starter := client.Command{Path: self, Args: []string{"client"}}
-	if len(command) > 0 {
-		starter = client.Command{Path: command[0], Args: command[1:]}
-	}
-	dir, err := subFS(lesson.Dir)
-	if err != nil {
-		return exitInternal, err
-	}
+	sc, starter, dir, self := cr.sc, cr.starter, cr.dir, cr.self
 	show := func(ev grading.Event) {
 		if ev.Kind == grading.EventNote && strings.HasPrefix(ev.Text, "configuration: ") {
 			return
