@@ -115,7 +115,7 @@ func BoundTranscript(events []Event) []Event {
 		out[t.note].AtMS = t.lastAt
 		out[t.note].Text = fmt.Sprintf("… [cut: %s of scenario %s, %s of text, %s counted, not kept: "+
 			"a transcript keeps up to %d bytes and %d events a scenario, %d bytes and %d events in all]",
-			plural(t.dropped, "more event", "more events"), name, plural(int(t.droppedBytes), "byte", "bytes"), pick(t.dropped, "was", "were"), TranscriptScenarioMax, TranscriptEventsMax, TranscriptMax, TranscriptEventsTotalMax)
+			CountOf(t.dropped, "more event", "more events"), name, CountOf(int(t.droppedBytes), "byte", "bytes"), pick(t.dropped, "was", "were"), TranscriptScenarioMax, TranscriptEventsMax, TranscriptMax, TranscriptEventsTotalMax)
 	}
 	return out
 }

@@ -111,7 +111,7 @@ func classifyClient(runs []*clientRun, res *Result) Outcome {
 	if len(failed) == 0 {
 		return Outcome{Kind: OutcomeGraded, Detail: "Every check that could be judged passed."}
 	}
-	return Outcome{Kind: OutcomeWrongAnswers, Detail: fmt.Sprintf("%s failed: %s.", plural(len(failed), "check", "checks"), strings.Join(failed, ", "))}
+	return Outcome{Kind: OutcomeWrongAnswers, Detail: fmt.Sprintf("%s failed: %s.", CountOf(len(failed), "check", "checks"), strings.Join(failed, ", "))}
 }
 
 // ClientBudget is the longest a client lesson's grading may take at time

@@ -129,7 +129,7 @@ func (s *clientStream) summary() string {
 		return ""
 	}
 	return fmt.Sprintf("the client's %s went past its cap (%d bytes or %d lines a scenario): %s, %s, %s counted, not kept",
-		s.name, s.max, StreamLinesMax, plural(s.dropped, "more line", "more lines"), plural(int(s.dropSize), "byte", "bytes"), pick(s.dropped, "was", "were"))
+		s.name, s.max, StreamLinesMax, CountOf(s.dropped, "more line", "more lines"), CountOf(int(s.dropSize), "byte", "bytes"), pick(s.dropped, "was", "were"))
 }
 
 // addExtra keeps a line that came beyond one per command, or counts it
@@ -178,5 +178,5 @@ func (c *eventCap) summary(scenario string) string {
 		return ""
 	}
 	return fmt.Sprintf("… [cut: %s of scenario %s, %s of text, %s counted, not kept: "+
-		"a transcript keeps up to %d bytes and %d events a scenario]", plural(c.dropped, "more event", "more events"), scenario, plural(int(c.droppedBytes), "byte", "bytes"), pick(c.dropped, "was", "were"), TranscriptScenarioMax, TranscriptEventsMax)
+		"a transcript keeps up to %d bytes and %d events a scenario]", CountOf(c.dropped, "more event", "more events"), scenario, CountOf(int(c.droppedBytes), "byte", "bytes"), pick(c.dropped, "was", "were"), TranscriptScenarioMax, TranscriptEventsMax)
 }

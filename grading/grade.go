@@ -476,7 +476,7 @@ func classify(evs []*evidence, res *Result) Outcome {
 			return Outcome{Kind: OutcomeProtocolViolation, Detail: "The server wrote something to stdout that is not a JSON-RPC message."}
 		}
 	}
-	return Outcome{Kind: OutcomeWrongAnswers, Detail: fmt.Sprintf("%s failed: %s.", plural(len(failed), "check", "checks"), strings.Join(failed, ", "))}
+	return Outcome{Kind: OutcomeWrongAnswers, Detail: fmt.Sprintf("%s failed: %s.", CountOf(len(failed), "check", "checks"), strings.Join(failed, ", "))}
 }
 
 // explicitMisses lists the ids a scenario's own await steps waited for in

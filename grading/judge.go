@@ -420,7 +420,7 @@ func judgeMessagesOnly(ev *evidence, t *tally) {
 	}
 	if len(bad) > 0 {
 		ev.fail(t, failure{
-			what:     fmt.Sprintf("%s: %s", plural(len(bad), "line on stdout is not a JSON-RPC response", "lines on stdout are not JSON-RPC responses"), listSome(bad, 3)),
+			what:     fmt.Sprintf("%s: %s", CountOf(len(bad), "line on stdout is not a JSON-RPC response", "lines on stdout are not JSON-RPC responses"), listSome(bad, 3)),
 			expected: "only JSON-RPC response objects on stdout, one per line",
 			actual:   first,
 		}, checkMessagesOnly)
@@ -501,7 +501,7 @@ func judgeOnce(ev *evidence, t *tally) {
 		errorsExtra, otherExtra = append(errorsExtra, otherExtra...), nil
 	}
 	if len(errorsExtra) > 0 {
-		what := fmt.Sprintf("%s came that no line of the scenario asks for: %s", plural(len(errorsExtra), "answer", "answers"), listAnswers(errorsExtra))
+		what := fmt.Sprintf("%s came that no line of the scenario asks for: %s", CountOf(len(errorsExtra), "answer", "answers"), listAnswers(errorsExtra))
 		nullish := 0
 		for _, a := range errorsExtra {
 			if !a.hasID || bytes.Equal(a.id, wire.Null) {
@@ -516,7 +516,7 @@ func judgeOnce(ev *evidence, t *tally) {
 	if len(otherExtra) > 0 {
 		ev.fail(t, failure{
 			what: fmt.Sprintf("the scenario sent %s, and %s came that no request asked for, so only %s can have caused %s: %s",
-				plural(notifications, "notification", "notifications"), plural(len(otherExtra), "answer", "answers"),
+				CountOf(notifications, "notification", "notifications"), CountOf(len(otherExtra), "answer", "answers"),
 				pick(notifications, "the notification", "the notifications"), pick(len(otherExtra), "it", "them"), listAnswers(otherExtra)),
 			expected: "no answer at all to a notification", actual: otherExtra[0].Line}, checkSilent)
 	}
@@ -527,7 +527,7 @@ func judgeOnce(ev *evidence, t *tally) {
 				ids = append(ids, string(l.id))
 			}
 			ev.fail(t, failure{
-				what:     ev.withNote(fmt.Sprintf("%s got no answer at all: id %s", plural(len(missing), "request", "requests"), strings.Join(ids, ", id "))),
+				what:     ev.withNote(fmt.Sprintf("%s got no answer at all: id %s", CountOf(len(missing), "request", "requests"), strings.Join(ids, ", id "))),
 				expected: "one answer to every request before the server exits"}, checkAnswersOnce)
 		}
 	}

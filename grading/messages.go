@@ -6,8 +6,9 @@ import (
 	"strings"
 )
 
-// plural is "1 line" or "3 lines": n, then the word in the form n needs.
-func plural(n int, one, many string) string {
+// CountOf is "1 line" or "3 lines": n, then the word in the form n needs,
+// for every count a student or a teacher reads.
+func CountOf(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
@@ -64,7 +65,7 @@ func morePlaces(first failure, rest []failure) string {
 		}
 		parts = append(parts, part)
 	}
-	return fmt.Sprintf("(It failed in %s as well: %s.)", plural(len(rest), "more place", "more places"), listSome(parts, 4))
+	return fmt.Sprintf("(It failed in %s as well: %s.)", CountOf(len(rest), "more place", "more places"), listSome(parts, 4))
 }
 
 // sameAsFirst describes the other places of the first failure's own
@@ -135,9 +136,9 @@ func describeWheres(wheres []string) string {
 	}
 	switch {
 	case same && wheres[0] == "":
-		return plural(len(wheres), "time", "times")
+		return CountOf(len(wheres), "time", "times")
 	case same:
-		return plural(len(wheres), wheres[0], wheres[0]+"s")
+		return CountOf(len(wheres), wheres[0], wheres[0]+"s")
 	}
 	return listSome(wheres, 4)
 }

@@ -62,7 +62,7 @@ func stderrTail(run *client.Run) string {
 	}
 	var b strings.Builder
 	if n := len(lines) - stderrTailLines; n > 0 {
-		fmt.Fprintf(&b, "  (%s left out)\n", plural(n, "earlier line", "earlier lines"))
+		fmt.Fprintf(&b, "  (%s left out)\n", CountOf(n, "earlier line", "earlier lines"))
 		lines = lines[n:]
 	}
 	for i, l := range lines {

@@ -276,7 +276,7 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	opts.Jobs = *jobs
 	fmt.Fprintf(e.stderr, "lab grade-class: grading %s in the %s sandbox, %d at a time; %s\n",
-		countOf(len(subs), "submission", "submissions"), sb.Name(), min(*jobs, len(subs)), how)
+		grading.CountOf(len(subs), "submission", "submissions"), sb.Name(), min(*jobs, len(subs)), how)
 	c, err := class.Grade(ctx, subsDir, opts)
 	prog.Close()
 	if p, ok := sb.(*sandbox.Process); ok && os.Geteuid() == 0 && !p.Namespaces() {
@@ -310,7 +310,7 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if c.Incomplete {
 		return exitCannot, fmt.Errorf("%w: %d of %s graded, their results in %s; %d not graded (%s), "+
 			"listed in grades.csv with the status not-graded: grade them again",
-			err, len(c.Students), countOf(len(c.Students)+len(c.NotGraded), "submission", "submissions"), *out, len(c.NotGraded), someNames(c.NotGraded, 10))
+			err, len(c.Students), grading.CountOf(len(c.Students)+len(c.NotGraded), "submission", "submissions"), *out, len(c.NotGraded), someNames(c.NotGraded, 10))
 	}
 	fmt.Fprintf(e.stderr, "lab grade-class: results in %s (grades.csv, summary.md, students/ with one folder per student)\n", *out)
 	return exitOK, nil

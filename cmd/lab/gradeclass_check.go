@@ -11,6 +11,8 @@ import (
 
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/internal/textesc"
+
+	"github.com/mcplab/mcplab/grading"
 )
 
 // inside reports whether the path p is root or lies under it.
@@ -69,7 +71,7 @@ func resumeNote(w io.Writer, earlier *class.Earlier, asked float64) {
 			how = "its deadlines"
 		}
 		fmt.Fprintf(w, "lab grade-class: %s in %s may be reused, where the submission's files are unchanged (%d graded otherwise, not reused); %s: × %g\n",
-			countOf(earlier.Len(), "earlier result", "earlier results"), earlier.Dir, earlier.Skipped, how, earlier.TimeScale)
+			grading.CountOf(earlier.Len(), "earlier result", "earlier results"), earlier.Dir, earlier.Skipped, how, earlier.TimeScale)
 	}
 }
 
@@ -92,5 +94,5 @@ func notReused(w io.Writer, earlier *class.Earlier, c *class.Class) {
 		}
 		fmt.Fprintf(w, "lab grade-class: %s: graded again, not reused: %s\n", textesc.Line(s.Name), earlier.WhyNot(s))
 	}
-	fmt.Fprintf(w, "lab grade-class: %d of %s reused from %s\n", reused, countOf(len(c.Students), "result", "results"), earlier.Dir)
+	fmt.Fprintf(w, "lab grade-class: %d of %s reused from %s\n", reused, grading.CountOf(len(c.Students), "result", "results"), earlier.Dir)
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/mcplab/mcplab/grading/class"
+
+	"github.com/mcplab/mcplab/grading"
 )
 
 // mergeGradesUsage is the synopsis of lab merge-grades; helptext.go says the rest.
@@ -42,6 +44,6 @@ func mergeGradesCmd(_ context.Context, e *env, args []string) (int, error) {
 	if _, err := e.stdout.Write(summary.Bytes()); err != nil {
 		return exitInternal, fmt.Errorf("printing the summary: %w", err)
 	}
-	fmt.Fprintf(e.stderr, "lab merge-grades: %s, %s, merged into %s\n", countOf(len(rest)-1, "shard", "shards"), countOf(len(c.Students), "student", "students"), rest[0])
+	fmt.Fprintf(e.stderr, "lab merge-grades: %s, %s, merged into %s\n", grading.CountOf(len(rest)-1, "shard", "shards"), grading.CountOf(len(c.Students), "student", "students"), rest[0])
 	return exitOK, nil
 }

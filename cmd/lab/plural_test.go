@@ -4,14 +4,16 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mcplab/mcplab/grading"
 )
 
 // TestCountOf: a count a user reads takes the noun's right form, never
 // "(s)".
 func TestCountOf(t *testing.T) {
 	for n, want := range map[int]string{0: "0 submissions", 1: "1 submission", 2: "2 submissions"} {
-		if got := countOf(n, "submission", "submissions"); got != want {
-			t.Errorf("countOf(%d) = %q, want %q", n, got, want)
+		if got := grading.CountOf(n, "submission", "submissions"); got != want {
+			t.Errorf("CountOf(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mcplab/mcplab/grading"
 )
 
 // TestResumeAfterKill kills a grade-class run (SIGKILL) once four students
@@ -83,7 +85,7 @@ func TestResumeAfterKill(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("grade-class --resume-from: exit %d\n%s", code, errOut)
 	}
-	if !strings.Contains(errOut, fmt.Sprintf("%s in %s may be reused", countOf(len(done), "earlier result", "earlier results"), killed)) {
+	if !strings.Contains(errOut, fmt.Sprintf("%s in %s may be reused", grading.CountOf(len(done), "earlier result", "earlier results"), killed)) {
 		t.Errorf("the resumed run does not say it found the %d earlier results:\n%s", len(done), errOut)
 	}
 	want, _ := os.ReadFile(filepath.Join(whole, "grades.csv"))

@@ -14,6 +14,8 @@ import (
 	"github.com/mcplab/mcplab/internal/textesc"
 	"github.com/mcplab/mcplab/lab/capture"
 	"github.com/mcplab/mcplab/lab/schema"
+
+	"github.com/mcplab/mcplab/grading"
 )
 
 // maxValidateFile bounds the size of a file lab validate reads.
@@ -63,7 +65,7 @@ func validateCmd(ctx context.Context, e *env, args []string) (int, error) {
 		}
 		printFileReport(stdout, r)
 	}
-	fmt.Fprintf(stdout, "%s checked against the MCP %s schema, %d failed\n", countOf(len(files), "file", "files"), "2026-07-28", failed)
+	fmt.Fprintf(stdout, "%s checked against the MCP %s schema, %d failed\n", grading.CountOf(len(files), "file", "files"), "2026-07-28", failed)
 	if failed > 0 {
 		return exitFailed, nil
 	}
@@ -132,7 +134,7 @@ func printFileReport(w io.Writer, r *schema.FileReport) {
 		fmt.Fprintf(w, "%s  %s: %s\n", status, textesc.Line(r.Path), textesc.Line(r.Err.Error()))
 		return
 	}
-	fmt.Fprintf(w, "%s  %s (%s, %s)\n", status, textesc.Line(r.Path), r.Kind, countOf(len(r.Lines), "message", "messages"))
+	fmt.Fprintf(w, "%s  %s (%s, %s)\n", status, textesc.Line(r.Path), r.Kind, grading.CountOf(len(r.Lines), "message", "messages"))
 	for _, l := range r.Lines {
 		who := ""
 		if l.From != "" {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/mcplab/mcplab/grading"
 )
 
 // RecordFile is the name, in a results folder, of the machine-readable
@@ -122,7 +124,7 @@ func Join(dirs []string) (*Merged, error) {
 		case max(r.Shard.N, 1) != n:
 			return nil, fmt.Errorf("%s is shard %s but %s is shard %s: every shard must split the class the same number of ways", fd, first.Shard, d, r.Shard)
 		case c.Incomplete:
-			return nil, fmt.Errorf("%s (shard %s) was stopped before it graded %s (%s): grade that shard again before merging", d, r.Shard, countOf(len(c.NotGraded), "student", "students"), strings.Join(c.NotGraded, ", "))
+			return nil, fmt.Errorf("%s (shard %s) was stopped before it graded %s (%s): grade that shard again before merging", d, r.Shard, grading.CountOf(len(c.NotGraded), "student", "students"), strings.Join(c.NotGraded, ", "))
 		}
 		k := max(r.Shard.K, 1)
 		if prev, dup := byK[k]; dup {

@@ -214,10 +214,10 @@ func (c *Class) WriteSummary(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "**Incomplete:** the grading was stopped (%s) before %s graded: %s. "+
 			"They are in grades.csv with the status not-graded; grade them again.\n\n",
-			mdText(c.StoppedBy), countOf(len(c.NotGraded), "submission was", "submissions were"), strings.Join(names, ", "))
+			mdText(c.StoppedBy), grading.CountOf(len(c.NotGraded), "submission was", "submissions were"), strings.Join(names, ", "))
 	}
 	fmt.Fprintf(&b, "%s graded in %s with the %s sandbox, %d at a time.\n\n",
-		countOf(s.Students, "submission", "submissions"), c.Duration.Round(100*time.Millisecond), c.Sandbox, c.Jobs)
+		grading.CountOf(s.Students, "submission", "submissions"), c.Duration.Round(100*time.Millisecond), c.Sandbox, c.Jobs)
 	if cal := c.Calibration; cal != nil {
 		fmt.Fprintf(&b, "Deadlines × %.2f, calibrated: the reference server took %s here against %s designed (scale = max(1, %.2f × measured / designed)).\n\n",
 			c.TimeScale, cal.Measured.Round(time.Millisecond), cal.Designed.Round(time.Millisecond), CalibrationFactor)
