@@ -41,7 +41,7 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	out := fs.String("out", "", "folder to write the results to (required)")
 	jobs := fs.Int("jobs", 0, "how many submissions to grade at once (0: 8 per core with the process sandbox, 2 per core with containers)")
 	sbName := fs.String("sandbox", "process", "where servers run: process or container")
-	formats := fs.String("format", "json,markdown", "comma-separated report formats for each student: "+strings.Join(report.Formats(), ", "))
+	formats := fs.String("format", "json,markdown,html", "comma-separated report formats for each student: "+strings.Join(report.Formats(), ", "))
 	sweep := fs.Int("sweep", 0, "replay the lesson's messages this many more times, cut at random places")
 	seed := fs.Int64("cuts", 0, "which random cuts the sweep makes: the same number cuts the input the same way again (0: pick one and print it)")
 	scale := fs.Float64("time-scale", 0, "multiply every deadline by this (0: calibrate against the reference server)")
