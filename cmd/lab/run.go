@@ -40,35 +40,10 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if lesson.Subject == "client" {
 		return runClient(ctx, e, lesson, *scenarioFile, *times, command)
 	}
-	var sc *scenario.Scenario
-	if *scenarioFile != "" {
-		sc, err = scenario.ParseFile(*scenarioFile)
-	} else {
-		if lesson.Run == "" {
-			return exitCannot, usagef("lesson %d has no scenario for lab run; name one with -scenario", lesson.Number)
-		}
-		var data []byte
-		data, err = lesson.Read(lesson.Run)
-		if err == nil {
-			sc, err = scenario.Parse(strings.TrimSuffix(path.Base(lesson.Run), ".txtar"), data)
-		}
-	}
-	if err != nil {
-		return exitCannot, err
-	}
-	starter, err := serverStarter(command, lesson.Server)
-	if err != nil {
-		return exitCannot, err
-	}
-	run, err := client.Play(ctx, sc, starter, client.Options{
-		Ready:   grading.ReadinessFor(lesson),
-		OnEvent: func(ev client.Event) { fmt.Fprintln(e.stdout, ev.Line(*times)) },
-	})
-	if err != nil {
-		return exitInternal, err
-	}
-	if run.StartErr != nil {
-		return exitCannot, fmt.Errorf("the server did not start: %w", run.StartErr)
+	if code, err := playServerRun(ctx, lesson, *scenarioFile, command, func(_ *scenario.Scenario, ev client.Event) {
+		fmt.Fprintln(e.stdout, ev.Line(*times))
+	}); err != nil {
+		return code, err
 	}
 	if !*noModel && lesson.Model != "" {
 		if err := modelStep(ctx, e, lesson); err != nil {
@@ -238,4 +213,43 @@ func loadClientRun(lesson *lessons.Manifest, file string, command []string) (cli
 		return clientRun{}, exitInternal, err
 	}
 	return clientRun{sc: sc, starter: starter, dir: dir, self: self}, exitOK, nil
+}
+
+// playServerRun plays the scenario lab run plays for a server lesson (the
+// lesson's own, or -scenario FILE) against COMMAND, or the lesson's
+// reference server, and hands each event to onEvent. It returns the exit
+// code that goes with an error.
+func playServerRun(ctx context.Context, lesson *lessons.Manifest, file string, command []string, onEvent func(*scenario.Scenario, client.Event)) (int, error) {
+	var sc *scenario.Scenario
+	var err error
+	if file != "" {
+		sc, err = scenario.ParseFile(file)
+	} else {
+		if lesson.Run == "" {
+			return exitCannot, usagef("lesson %d has no scenario for lab run; name one with -scenario", lesson.Number)
+		}
+		var data []byte
+		data, err = lesson.Read(lesson.Run)
+		if err == nil {
+			sc, err = scenario.Parse(strings.TrimSuffix(path.Base(lesson.Run), ".txtar"), data)
+		}
+	}
+	if err != nil {
+		return exitCannot, err
+	}
+	starter, err := serverStarter(command, lesson.Server)
+	if err != nil {
+		return exitCannot, err
+	}
+	run, err := client.Play(ctx, sc, starter, client.Options{
+		Ready:   grading.ReadinessFor(lesson),
+		OnEvent: func(ev client.Event) { onEvent(sc, ev) },
+	})
+	if err != nil {
+		return exitInternal, err
+	}
+	if run.StartErr != nil {
+		return exitCannot, fmt.Errorf("the server did not start: %w", run.StartErr)
+	}
+	return exitOK, nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"path"
 	"strings"
 	"sync"
 
@@ -90,40 +89,9 @@ func runHTML(ctx context.Context, e *env, lesson *lessons.Manifest, file, out st
 
 // runServerHTML plays a server lesson's scenario and logs its events.
 func runServerHTML(ctx context.Context, lesson *lessons.Manifest, file string, command []string, log *eventLog) (int, error) {
-	var sc *scenario.Scenario
-	var err error
-	if file != "" {
-		sc, err = scenario.ParseFile(file)
-	} else {
-		if lesson.Run == "" {
-			return exitCannot, usagef("lesson %d has no scenario for lab run; name one with -scenario", lesson.Number)
-		}
-		var data []byte
-		data, err = lesson.Read(lesson.Run)
-		if err == nil {
-			sc, err = scenario.Parse(strings.TrimSuffix(path.Base(lesson.Run), ".txtar"), data)
-		}
-	}
-	if err != nil {
-		return exitCannot, err
-	}
-	starter, err := serverStarter(command, lesson.Server)
-	if err != nil {
-		return exitCannot, err
-	}
-	run, err := client.Play(ctx, sc, starter, client.Options{
-		Ready: grading.ReadinessFor(lesson),
-		OnEvent: func(ev client.Event) {
-			log.add(grading.Event{Scenario: sc.Name, AtMS: ev.At.Milliseconds(), Kind: ev.Kind, Text: ev.Text})
-		},
+	return playServerRun(ctx, lesson, file, command, func(sc *scenario.Scenario, ev client.Event) {
+		log.add(grading.Event{Scenario: sc.Name, AtMS: ev.At.Milliseconds(), Kind: ev.Kind, Text: ev.Text})
 	})
-	if err != nil {
-		return exitInternal, err
-	}
-	if run.StartErr != nil {
-		return exitCannot, fmt.Errorf("the server did not start: %w", run.StartErr)
-	}
-	return exitOK, nil
 }
 
 // runClientHTML plays a client lesson's scenario with the lab as the
