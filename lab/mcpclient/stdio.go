@@ -191,6 +191,7 @@ func (t Command) Connect(ctx context.Context, r Receiver) (Conn, error) {
 	c := &processConn{streamConn: newStreamConn(p.Stdin(), r), p: p, grace: grace, exited: make(chan struct{})}
 	c.stderr = &tailLog{log: t.Log}
 	stderrDone := make(chan struct{})
+	c.stderrDone = stderrDone
 	go func() {
 		defer close(stderrDone)
 		c.stderr.drain(p.Stderr())
@@ -225,9 +226,13 @@ type processConn struct {
 	exited    chan struct{}
 	exit      client.Exit
 	closeOnce sync.Once
+	// stderrDone is closed once every stderr line has gone to Log.
+	stderrDone chan struct{}
 }
 
 // Close closes the server's stdin, gives it Grace to exit, then kills it.
+// It returns once the server's last stderr lines have gone to Log, or after
+// Grace more when something the server left behind still holds its stderr.
 func (c *processConn) Close() error {
 	c.closeOnce.Do(func() {
 		c.streamConn.Close()
@@ -236,6 +241,10 @@ func (c *processConn) Close() error {
 		case <-time.After(c.grace):
 			c.p.Kill()
 			<-c.exited
+		}
+		select {
+		case <-c.stderrDone:
+		case <-time.After(c.grace):
 		}
 	})
 	return nil
