@@ -92,7 +92,10 @@ func prctl(option, arg uintptr) error {
 }
 
 // childrenOf lists the processes whose parent is pid, from /proc, and
-// counts those not yet exited (not zombies).
+// counts those still running: not a zombie, not already exiting and not
+// holding a SIGKILL it has yet to act on. A process in the server's own
+// group that the group's kill has just reached is handed to the lab as it
+// dies; that kill ended it, and it was not left running.
 func childrenOf(pid int) (kids []int, running int, err error) {
 	d, err := os.Open("/proc")
 	if err != nil {
@@ -108,9 +111,9 @@ func childrenOf(pid int) (kids []int, running int, err error) {
 		if err != nil || p == pid {
 			continue
 		}
-		if ppid, state := parentOf(p); ppid == pid {
+		if ppid, live := parentOf(p); ppid == pid {
 			kids = append(kids, p)
-			if state != "Z" {
+			if live && !killPending(p) {
 				running++
 			}
 		}
@@ -118,27 +121,61 @@ func childrenOf(pid int) (kids []int, running int, err error) {
 	return kids, running, nil
 }
 
-// parentOf reads the parent and state of pid from /proc/PID/stat (at most
-// 4 KiB), or -1 when it cannot be read (the process has gone).
-func parentOf(pid int) (ppid int, state string) {
-	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return -1, ""
+// parentOf reads the parent of pid from /proc/PID/stat (at most 4 KiB),
+// and whether it is live: neither a zombie nor exiting (PF_EXITING). The
+// parent is -1 when the file cannot be read (the process has gone).
+func parentOf(pid int) (ppid int, live bool) {
+	b, ok := readProc(pid, "stat")
+	if !ok {
+		return -1, false
 	}
-	defer f.Close()
-	b, _ := io.ReadAll(io.LimitReader(f, 4096))
-	// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+	// pid (comm) state ppid pgrp session tty_nr tpgid flags ...: comm may
+	// hold spaces and parentheses.
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
-		return -1, ""
+		return -1, false
 	}
 	fields := bytes.Fields(b[i+1:])
-	if len(fields) < 2 {
-		return -1, ""
+	if len(fields) < 7 {
+		return -1, false
 	}
-	ppid, err = strconv.Atoi(string(fields[1]))
+	ppid, err := strconv.Atoi(string(fields[1]))
 	if err != nil {
-		return -1, ""
+		return -1, false
 	}
-	return ppid, string(fields[0])
+	flags, _ := strconv.ParseUint(string(fields[6]), 10, 64)
+	const pfExiting = 0x4
+	state := string(fields[0])
+	return ppid, state != "Z" && state != "X" && flags&pfExiting == 0
+}
+
+// killPending reports whether pid holds a SIGKILL it has not acted on yet,
+// from the SigPnd and ShdPnd masks of /proc/PID/status.
+func killPending(pid int) bool {
+	b, ok := readProc(pid, "status")
+	if !ok {
+		return false
+	}
+	const sigkillBit = 1 << (uint(syscall.SIGKILL) - 1)
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		name, mask, found := bytes.Cut(line, []byte(":"))
+		if !found || (string(name) != "SigPnd" && string(name) != "ShdPnd") {
+			continue
+		}
+		if m, err := strconv.ParseUint(string(bytes.TrimSpace(mask)), 16, 64); err == nil && m&sigkillBit != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// readProc reads /proc/PID/NAME, at most 4 KiB.
+func readProc(pid int, name string) ([]byte, bool) {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/" + name)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 4096))
+	return b, err == nil
 }

@@ -78,7 +78,9 @@ func TestProcessEndGroup(t *testing.T) {
 
 // AdoptOrphans and KillAll, in a process of their own (a subreaper holds
 // for the whole process): a daemon that left the group with setsid, its
-// parent gone, is ended and reaped before KillAll returns.
+// parent gone, is ended and reaped before KillAll returns, and counted; a
+// process of the server's group that a kill has already reached is reaped
+// but not counted as left running.
 func TestProcessOrphansKilled(t *testing.T) {
 	if os.Getenv("LAB_CLIENT_ORPHANS") == "1" {
 		orphansHelper()
@@ -107,14 +109,26 @@ func orphansHelper() {
 	if err != nil {
 		os.Exit(3)
 	}
-	script := `setsid sh -c 'echo $$; exec sleep 3600' </dev/null 2>/dev/null &`
+	script := `setsid sh -c 'echo daemon $$; exec sleep 3600' </dev/null 2>/dev/null &
+sleep 3600 </dev/null 2>/dev/null & echo grouped $!`
 	p, err := client.Command{Path: "sh", Args: []string{"-c", script}}.Start(context.Background())
 	if err != nil {
 		os.Exit(3)
 	}
 	br := bufio.NewReader(p.Stdout())
-	line, _ := br.ReadString('\n')
+	pids := map[string]string{}
+	for range 2 {
+		line, _ := br.ReadString('\n')
+		if who, pid, ok := strings.Cut(strings.TrimSpace(line), " "); ok {
+			pids[who] = pid
+		}
+	}
 	p.Wait()
+	// As a server's group kill does: the signal is sent, nobody waits.
+	if pid, err := strconv.Atoi(pids["grouped"]); err == nil {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	line := pids["daemon"]
 	n, err := o.KillAll(context.Background())
 	if err != nil {
 		os.Exit(3)
