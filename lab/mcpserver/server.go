@@ -248,11 +248,7 @@ func (s *Server) build() *answers {
 		return b
 	}
 	a.serverMeta = must(serverMeta{s.Info})
-	caps := map[string]any{}
-	if len(s.tools) > 0 {
-		caps["tools"] = struct{}{}
-	}
-	a.capabilities = must(caps)
+	a.capabilities = must(s.capabilities())
 	ttl := s.TTL
 	switch {
 	case ttl == 0:
