@@ -39,11 +39,16 @@ type Server struct {
 	// Down lists the server where nothing answers: an HTTP URL at a port
 	// nobody listens on, a stdio command that does not exist.
 	Down bool
-	// Hang names a tool whose calls the rig holds and never answers.
-	Hang string
-	// Cut names a tool whose answer the rig breaks off: the connection
-	// closes after the answer's headers, before any message.
-	Cut string
+	// Hold picks the requests the rig holds and never answers: the calls
+	// of a tool, the reads of a resource (see Hook).
+	Hold Hook
+	// Break picks the requests whose answer the rig breaks off: the
+	// connection closes after the answer's headers, before any message.
+	Break Hook
+	// Hang and Cut name a tool: its calls are held, or their answers
+	// broken off, as Hold and Break with CallOf(tool) would. They are
+	// read only when Hold or Break is zero.
+	Hang, Cut string
 	// Timeout is the server's timeoutMs in the configuration; 0 leaves
 	// it out.
 	Timeout time.Duration
@@ -510,8 +515,8 @@ func (r *Rig) serveStdio(s Server, c net.Conn) {
 		lines := &lineTap{w: feed, emit: func(line string) {
 			r.record(Event{Server: s.Alias, Conn: n, Kind: KindSend, Text: line})
 		}, hold: func(line []byte) bool {
-			if s.Hang != "" && isCallOf(line, s.Hang) {
-				r.record(Event{Server: s.Alias, Conn: n, Kind: KindHeld, Text: "the rig holds this call of " + s.Hang + " and will never answer it"})
+			if hold := s.held(); hold.Picks(line) {
+				r.record(Event{Server: s.Alias, Conn: n, Kind: KindHeld, Text: holdText(hold)})
 				return true
 			}
 			return false
@@ -639,17 +644,6 @@ func (t *lineTap) flush() {
 		t.w.Write(t.buf)
 	}
 	t.buf = nil
-}
-
-// isCallOf reports whether a message is a tools/call of the tool name.
-func isCallOf(body []byte, name string) bool {
-	var m struct {
-		Method string `json:"method"`
-		Params struct {
-			Name string `json:"name"`
-		} `json:"params"`
-	}
-	return json.Unmarshal(bytes.TrimSpace(body), &m) == nil && m.Method == "tools/call" && m.Params.Name == name
 }
 
 func discardLog() *log.Logger { return log.New(io.Discard, "", 0) }
