@@ -84,15 +84,10 @@ type Manifest struct {
 func ParseManifest(data []byte) (*Manifest, error) {
 	m := &Manifest{Subject: "server", Checks: "grading/checks.txtar", Grading: "grading/*.txtar", Ready: Readiness{Kind: "stderr", Pattern: "ready"}}
 	seen := map[string]bool{}
-	for i, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		key, val, ok := strings.Cut(line, ":")
-		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
-		if !ok || val == "" {
-			return nil, fmt.Errorf("line %d: want \"key: value\", got %q", i+1, line)
+	for _, kv := range KeyValues(data) {
+		i, key, val := kv.Line-1, kv.Key, kv.Value
+		if !kv.OK || val == "" {
+			return nil, fmt.Errorf("line %d: want \"key: value\", got %q", i+1, kv.Text)
 		}
 		if seen[key] {
 			return nil, fmt.Errorf("line %d: %s is given twice", i+1, key)
