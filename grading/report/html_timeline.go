@@ -455,103 +455,164 @@ func buildTimeline(si int, sc scenario, limit int, client bool, ev evidenceIndex
 	events := sc.events[:limit]
 	drawn := len(events)
 	t.Undrawn = len(sc.events) - drawn
-	times := make([]int64, 0, drawn+1)
-	times = append(times, 0)
-	for _, e := range events[:drawn] {
-		at := max(e.AtMS, times[len(times)-1]) // never backwards
-		times = append(times, at)
-	}
+	times := markTimes(events)
 	t.EndMS = times[len(times)-1]
 	tm := newTimeMap(times)
-
-	// The lanes, in a fixed order: what the program is sent, what it
-	// answers, each rig server, stderr, and the grader's own events.
-	laneIndex := map[string]*tlLane{}
-	var order []string
-	want := func(name string) {
-		if laneIndex[name] == nil {
-			short, _, _ := strings.Cut(name, " (")
-			laneIndex[name] = &tlLane{Name: name, Short: short}
-			order = append(order, name)
-		}
-	}
-	want(laneOf(grading.Event{Kind: grading.EventSend}, client))
-	want(laneOf(grading.Event{Kind: grading.EventAnswer}, client))
-	for _, e := range events {
-		if l := laneOf(e, client); strings.HasPrefix(l, "server") {
-			want(l)
-		}
-	}
-	want(laneOf(grading.Event{Kind: grading.EventStderr}, client))
-	want(laneOf(grading.Event{Kind: grading.EventNote}, client))
+	lanes := newTimelineLanes(events, client)
 
 	// Marks, placed in the first row of their lane they do not overlap.
 	marks := make([]*tlMark, len(events))
 	for ei, e := range events {
-		m := &tlMark{
-			ID: markID(si, ei), RowID: rowID(si, ei), Seq: ei + 1, AtMS: e.AtMS,
-			Kind: string(e.Kind), Lane: laneOf(e, client),
-			Text:     clipRunes(oneLine(e.Text, " ⏎ "), tlCellMax),
-			Evidence: ev.byEvent[[2]int{si, ei}],
+		marks[ei] = newMark(si, ei, e, client, ev, wrongFrom)
+		if ei < drawn {
+			lanes.place(marks[ei], e, tm.x(times[ei+1]))
 		}
-		m.Title = fmt.Sprintf("%d ms, %s: %s", e.AtMS, e.Kind, clipRunes(oneLine(e.Text, " ⏎ "), tlTitleMax))
-		classes := []string{"k-" + cssWord(string(e.Kind))}
-		if e.Kind == grading.EventNote && deadlineNote.MatchString(e.Text) {
-			classes = append(classes, "deadline")
-		}
-		if len(m.Evidence) > 0 {
-			classes = append(classes, "evidence")
-		}
-		if why := wrongFrom(e); why != "" && (e.Kind == grading.EventAnswer || e.Kind == "to-server") {
-			m.Verdict = "wrong: " + why
-		}
-		if len(m.Evidence) > 0 && (e.Kind == grading.EventAnswer || e.Kind == "to-server" || e.Kind == grading.EventStderr) && m.Verdict == "" {
-			m.Verdict = "wrong: the failed check " + strings.Join(m.Evidence, ", ") + " quotes it"
-		}
-		if m.Verdict == "" && (e.Kind == grading.EventAnswer || e.Kind == "to-server") {
-			m.Verdict = "right"
-		}
-		switch {
-		case strings.HasPrefix(m.Verdict, "wrong"):
-			classes = append(classes, "wrong")
-		case m.Verdict == "right":
-			classes = append(classes, "ok")
-		}
-		m.Class = "mark " + strings.Join(classes, " ")
-		marks[ei] = m
-		if ei >= drawn {
-			continue
-		}
-		m.Drawn = true
-		m.X = tm.x(times[ei+1])
-		m.W = tlMinW
-		if e.Kind == grading.EventSend {
-			m.W = math.Min(tlMaxW, math.Max(tlMinW, float64(len(e.Text))*tlPxPerByte))
-		}
-		lane := laneIndex[m.Lane]
-		row := -1
-		for i, right := range lane.rows {
-			if m.X >= right+1 {
-				row = i
-				break
-			}
-		}
-		if row < 0 {
-			if len(lane.rows) < tlRowsMax {
-				lane.rows = append(lane.rows, 0)
-				row = len(lane.rows) - 1
-			} else {
-				row = len(lane.rows) - 1 // overlap the last row rather than grow
-			}
-		}
-		lane.rows[row] = m.X + m.W
-		m.Y = float64(row) // a row for now; made absolute below
 	}
+	lanes.stack(t, marks)
 
-	// Lanes stacked top to bottom, each as tall as its rows.
+	// Split lines and joins.
+	if client {
+		joinClient(t, events, marks)
+	} else {
+		joinServer(t, events, marks, lanes.byName)
+	}
+	markDeadlines(t, events[:drawn], marks)
+	// Folds and the time axis.
+	for _, f := range tm.folds {
+		x := tm.x(f[0])
+		t.Folds = append(t.Folds, tlFold{X: x, Label: fmt.Sprintf("%s quiet", humanMS(f[1]-f[0]))})
+	}
+	t.Ticks = axisTicks(tm, t.EndMS)
+	t.Marks = marks
+	return t
+}
+
+// markTimes is the time each event is drawn at, after a leading 0: its
+// recorded time, never earlier than the event before it.
+func markTimes(events []grading.Event) []int64 {
+	times := make([]int64, 0, len(events)+1)
+	times = append(times, 0)
+	for _, e := range events {
+		at := max(e.AtMS, times[len(times)-1]) // never backwards
+		times = append(times, at)
+	}
+	return times
+}
+
+// timelineLanes are the lanes of one timeline, by name and in the order
+// they are drawn.
+type timelineLanes struct {
+	byName map[string]*tlLane
+	order  []string
+}
+
+// newTimelineLanes makes the lanes, in a fixed order: what the program is
+// sent, what it answers, each rig server, stderr, and the grader's own events.
+func newTimelineLanes(events []grading.Event, client bool) *timelineLanes {
+	ls := &timelineLanes{byName: map[string]*tlLane{}}
+	ls.want(laneOf(grading.Event{Kind: grading.EventSend}, client))
+	ls.want(laneOf(grading.Event{Kind: grading.EventAnswer}, client))
+	for _, e := range events {
+		if l := laneOf(e, client); strings.HasPrefix(l, "server") {
+			ls.want(l)
+		}
+	}
+	ls.want(laneOf(grading.Event{Kind: grading.EventStderr}, client))
+	ls.want(laneOf(grading.Event{Kind: grading.EventNote}, client))
+	return ls
+}
+
+// want adds the lane name unless it is there already.
+func (ls *timelineLanes) want(name string) {
+	if ls.byName[name] == nil {
+		short, _, _ := strings.Cut(name, " (")
+		ls.byName[name] = &tlLane{Name: name, Short: short}
+		ls.order = append(ls.order, name)
+	}
+}
+
+// newMark is the mark of event ei of scenario si, with its classes and its
+// verdict, not yet placed.
+func newMark(si, ei int, e grading.Event, client bool, ev evidenceIndex, wrongFrom func(grading.Event) string) *tlMark {
+	m := &tlMark{
+		ID: markID(si, ei), RowID: rowID(si, ei), Seq: ei + 1, AtMS: e.AtMS,
+		Kind: string(e.Kind), Lane: laneOf(e, client),
+		Text:     clipRunes(oneLine(e.Text, " ⏎ "), tlCellMax),
+		Evidence: ev.byEvent[[2]int{si, ei}],
+	}
+	m.Title = fmt.Sprintf("%d ms, %s: %s", e.AtMS, e.Kind, clipRunes(oneLine(e.Text, " ⏎ "), tlTitleMax))
+	classes := []string{"k-" + cssWord(string(e.Kind))}
+	if e.Kind == grading.EventNote && deadlineNote.MatchString(e.Text) {
+		classes = append(classes, "deadline")
+	}
+	if len(m.Evidence) > 0 {
+		classes = append(classes, "evidence")
+	}
+	m.Verdict = markVerdict(e, m.Evidence, wrongFrom)
+	switch {
+	case strings.HasPrefix(m.Verdict, "wrong"):
+		classes = append(classes, "wrong")
+	case m.Verdict == "right":
+		classes = append(classes, "ok")
+	}
+	m.Class = "mark " + strings.Join(classes, " ")
+	return m
+}
+
+// markVerdict judges an event: "wrong: …" for an answer the grader found
+// wrong or one a failed check quotes, "right" for any other answer, and ""
+// for an event that is not an answer.
+func markVerdict(e grading.Event, evidence []string, wrongFrom func(grading.Event) string) string {
+	answer := e.Kind == grading.EventAnswer || e.Kind == "to-server"
+	verdict := ""
+	if why := wrongFrom(e); why != "" && answer {
+		verdict = "wrong: " + why
+	}
+	if len(evidence) > 0 && (answer || e.Kind == grading.EventStderr) && verdict == "" {
+		verdict = "wrong: the failed check " + strings.Join(evidence, ", ") + " quotes it"
+	}
+	if verdict == "" && answer {
+		verdict = "right"
+	}
+	return verdict
+}
+
+// place draws mark m at x, in the first row of its lane it does not
+// overlap (the last row when the lane has all its rows); m.Y is the row
+// until stack makes it absolute.
+func (ls *timelineLanes) place(m *tlMark, e grading.Event, x float64) {
+	m.Drawn = true
+	m.X = x
+	m.W = tlMinW
+	if e.Kind == grading.EventSend {
+		m.W = math.Min(tlMaxW, math.Max(tlMinW, float64(len(e.Text))*tlPxPerByte))
+	}
+	lane := ls.byName[m.Lane]
+	row := -1
+	for i, right := range lane.rows {
+		if m.X >= right+1 {
+			row = i
+			break
+		}
+	}
+	if row < 0 {
+		if len(lane.rows) < tlRowsMax {
+			lane.rows = append(lane.rows, 0)
+			row = len(lane.rows) - 1
+		} else {
+			row = len(lane.rows) - 1 // overlap the last row rather than grow
+		}
+	}
+	lane.rows[row] = m.X + m.W
+	m.Y = float64(row) // a row for now; made absolute by stack
+}
+
+// stack piles the lanes top to bottom, each as tall as its rows, sizes the
+// timeline, and turns each drawn mark's row into its y.
+func (ls *timelineLanes) stack(t *tlScenario, marks []*tlMark) {
 	y := tlTop
-	for _, name := range order {
-		l := laneIndex[name]
+	for _, name := range ls.order {
+		l := ls.byName[name]
 		l.Y = y
 		l.H = float64(max(1, len(l.rows)))*tlRowH + 2*tlLanePad
 		y += l.H
@@ -561,32 +622,19 @@ func buildTimeline(si int, sc scenario, limit int, client bool, ev evidenceIndex
 	t.Width = tlLeft + tlPlot + tlRight
 	for _, m := range marks {
 		if m.Drawn {
-			l := laneIndex[m.Lane]
+			l := ls.byName[m.Lane]
 			m.Y = l.Y + tlLanePad + m.Y*tlRowH + (tlRowH-tlMarkH)/2
 		}
 	}
+}
 
-	// Split lines and joins.
-	if client {
-		joinClient(t, events, marks)
-	} else {
-		joinServer(t, events, marks, laneIndex)
-	}
-
-	// Deadlines that ran out, across every lane.
-	for ei, e := range events[:drawn] {
+// markDeadlines draws each deadline that ran out across every lane.
+func markDeadlines(t *tlScenario, events []grading.Event, marks []*tlMark) {
+	for ei, e := range events {
 		if e.Kind == grading.EventNote && deadlineNote.MatchString(e.Text) {
 			t.Deadlines = append(t.Deadlines, tlDeadline{X: marks[ei].X + tlMinW/2, Label: clipRunes(oneLine(e.Text, " "), 60)})
 		}
 	}
-	// Folds and the time axis.
-	for _, f := range tm.folds {
-		x := tm.x(f[0])
-		t.Folds = append(t.Folds, tlFold{X: x, Label: fmt.Sprintf("%s quiet", humanMS(f[1]-f[0]))})
-	}
-	t.Ticks = axisTicks(tm, t.EndMS)
-	t.Marks = marks
-	return t
 }
 
 // joinServer rebuilds the lines the grader wrote from its chunks, marks

@@ -37,24 +37,39 @@ const (
 func writeMarkdown(w io.Writer, r *grading.Result) error {
 	var b strings.Builder
 	t := count(r)
+	mdHeader(&b, r, t)
+	mdCheckTable(&b, r)
+	// When nothing could be graded every check is skipped for the same
+	// reason, given above; the table says it.
+	if t.fail > 0 || (r.Gradable && t.skip > 0) {
+		mdNotPassed(&b, r)
+	}
+	mdTranscripts(&b, r)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdHeader writes the title with the score (or why nothing could be
+// graded), the sweep's cuts, the flaky flag and what was graded.
+func mdHeader(b *strings.Builder, r *grading.Result, t tally) {
 	if r.Gradable {
-		fmt.Fprintf(&b, "# Lesson %d: %d/%d points\n\n", r.Lesson, r.Score, r.MaxScore)
-		fmt.Fprintf(&b, "%s. Outcome: **%s**", t, mdInline(outcomeLine(r)))
+		fmt.Fprintf(b, "# Lesson %d: %d/%d points\n\n", r.Lesson, r.Score, r.MaxScore)
+		fmt.Fprintf(b, "%s. Outcome: **%s**", t, mdInline(outcomeLine(r)))
 		if outcomeDetailAdds(r) {
 			b.WriteString(": " + mdInline(clip(r.Outcome.Detail, mdMessageMax)))
 		}
 		b.WriteString("\n\n")
 	} else {
-		fmt.Fprintf(&b, "# Lesson %d: could not grade\n\n", r.Lesson)
+		fmt.Fprintf(b, "# Lesson %d: could not grade\n\n", r.Lesson)
 		problem := problemLines(r)
-		fmt.Fprintf(&b, "**Could not grade (%s):** %s\n\n", mdInline(string(r.Outcome.Kind)), mdInline(clip(problem[0], mdMessageMax)))
+		fmt.Fprintf(b, "**Could not grade (%s):** %s\n\n", mdInline(string(r.Outcome.Kind)), mdInline(clip(problem[0], mdMessageMax)))
 		for _, p := range problem[1:] {
-			fmt.Fprintf(&b, "Detail: %s\n\n", mdInline(clip(p, mdMessageMax)))
+			fmt.Fprintf(b, "Detail: %s\n\n", mdInline(clip(p, mdMessageMax)))
 		}
 		b.WriteString("This is not a fail: the grader could not judge the server's answers at all.\n\n")
 	}
 	if r.Seed != nil {
-		fmt.Fprintf(&b, "Chunk sweep cuts: %d.\n\n", *r.Seed)
+		fmt.Fprintf(b, "Chunk sweep cuts: %d.\n\n", *r.Seed)
 	}
 	if r.Flaky {
 		b.WriteString("**Flaky:** the run timed out, was run again, and the two runs disagreed.\n\n")
@@ -74,38 +89,46 @@ func writeMarkdown(w io.Writer, r *grading.Result) error {
 			b.WriteString("Graded: " + strings.Join(parts, ", ") + ".\n\n")
 		}
 	}
+}
 
-	if len(r.Checks) > 0 {
-		b.WriteString("| Result | Check | Points | What it asks |\n| --- | --- | --- | --- |\n")
-		for _, c := range r.Checks {
-			fmt.Fprintf(&b, "| %s | %s | %d/%d | %s |\n", mdStatus(c.Status), mdInline(c.ID), c.Points, c.MaxPoints, mdInline(clipRunes(c.Title, mdTitleMax)))
-		}
-		b.WriteString("\n")
+// mdCheckTable writes one row per check: verdict, id, points and title.
+func mdCheckTable(b *strings.Builder, r *grading.Result) {
+	if len(r.Checks) == 0 {
+		return
 	}
+	b.WriteString("| Result | Check | Points | What it asks |\n| --- | --- | --- | --- |\n")
+	for _, c := range r.Checks {
+		fmt.Fprintf(b, "| %s | %s | %d/%d | %s |\n", mdStatus(c.Status), mdInline(c.ID), c.Points, c.MaxPoints, mdInline(clipRunes(c.Title, mdTitleMax)))
+	}
+	b.WriteString("\n")
+}
 
-	// When nothing could be graded every check is skipped for the same
-	// reason, given above; the table says it.
-	if t.fail > 0 || (r.Gradable && t.skip > 0) {
-		b.WriteString("## Checks that did not pass\n\n")
-		for _, c := range r.Checks {
-			if c.Status == grading.StatusPass {
-				continue
-			}
-			fmt.Fprintf(&b, "### %s %s\n\n", mdStatus(c.Status), mdInline(displayName(c)))
-			msg := c.Message
-			if msg == "" && c.Status != grading.StatusFail {
-				msg = "This check could not be judged."
-			}
-			if msg != "" {
-				b.WriteString(mdInline(clip(msg, mdMessageMax)) + "\n\n")
-			}
-			if c.Expected != "" || c.Actual != "" {
-				b.WriteString("| Expected | Actual |\n| --- | --- |\n")
-				fmt.Fprintf(&b, "| %s | %s |\n\n", mdCell(clip(c.Expected, mdSideMax)), mdCell(clip(c.Actual, mdSideMax)))
-			}
+// mdNotPassed writes a section per check that did not pass: its message
+// and its expected answer beside the actual one.
+func mdNotPassed(b *strings.Builder, r *grading.Result) {
+	b.WriteString("## Checks that did not pass\n\n")
+	for _, c := range r.Checks {
+		if c.Status == grading.StatusPass {
+			continue
+		}
+		fmt.Fprintf(b, "### %s %s\n\n", mdStatus(c.Status), mdInline(displayName(c)))
+		msg := c.Message
+		if msg == "" && c.Status != grading.StatusFail {
+			msg = "This check could not be judged."
+		}
+		if msg != "" {
+			b.WriteString(mdInline(clip(msg, mdMessageMax)) + "\n\n")
+		}
+		if c.Expected != "" || c.Actual != "" {
+			b.WriteString("| Expected | Actual |\n| --- | --- |\n")
+			fmt.Fprintf(b, "| %s | %s |\n\n", mdCell(clip(c.Expected, mdSideMax)), mdCell(clip(c.Actual, mdSideMax)))
 		}
 	}
+}
 
+// mdTranscripts writes each scenario's transcript as a code block and a
+// sequence diagram, up to mdScenariosMax scenarios and within markdownLimit.
+func mdTranscripts(b *strings.Builder, r *grading.Result) {
 	scenarios := byScenario(r.Transcript)
 	if len(scenarios) > 0 {
 		b.WriteString("## Transcript\n\n")
@@ -114,26 +137,30 @@ func writeMarkdown(w io.Writer, r *grading.Result) error {
 	notes := failureNotes(r, scenarios)
 	for i, sc := range scenarios {
 		if i == mdScenariosMax || b.Len() > markdownLimit-mdSectionReserve {
-			fmt.Fprintf(&b, "… [cut: %d more scenarios not shown, to keep the report under GitHub's 1 MiB limit for a job summary]\n\n", len(scenarios)-i)
+			fmt.Fprintf(b, "… [cut: %d more scenarios not shown, to keep the report under GitHub's 1 MiB limit for a job summary]\n\n", len(scenarios)-i)
 			break
 		}
-		fmt.Fprintf(&b, "### Scenario %s\n\n", mdInline(sc.name))
-		var lines strings.Builder
-		for j, e := range sc.events {
-			line := eventLineWith(e, mdCodeText) + "\n"
-			if lines.Len()+len(line) > mdTranscriptMax {
-				fmt.Fprintf(&lines, "… [cut: %d more events not shown]\n", len(sc.events)-j)
-				break
-			}
-			lines.WriteString(line)
-		}
-		code := lines.String()
+		fmt.Fprintf(b, "### Scenario %s\n\n", mdInline(sc.name))
+		code := mdTranscriptBlock(sc)
 		f := fence(code)
-		fmt.Fprintf(&b, "%stext\n%s%s\n\n", f, code, f)
+		fmt.Fprintf(b, "%stext\n%s%s\n\n", f, code, f)
 		b.WriteString("```mermaid\n" + sequenceDiagram(sc, notes[i]) + "```\n\n")
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+}
+
+// mdTranscriptBlock is a scenario's events, one a line, cut at
+// mdTranscriptMax bytes with a marker.
+func mdTranscriptBlock(sc scenario) string {
+	var lines strings.Builder
+	for j, e := range sc.events {
+		line := eventLineWith(e, mdCodeText) + "\n"
+		if lines.Len()+len(line) > mdTranscriptMax {
+			fmt.Fprintf(&lines, "… [cut: %d more events not shown]\n", len(sc.events)-j)
+			break
+		}
+		lines.WriteString(line)
+	}
+	return lines.String()
 }
 
 // mdStatus is a check's verdict with a symbol, for tables and headings.
