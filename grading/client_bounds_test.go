@@ -9,8 +9,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // hostileClient builds, once, the hostile lesson-3 client.
@@ -44,7 +45,7 @@ func TestClientFloodIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := gradeClient(t, client.Command{Path: exe, Args: []string{"-attack", "flood"}})
+	res := gradeClient(t, proc.Command{Path: exe, Args: []string{"-attack", "flood"}})
 	checkClient(t, res, grading.OutcomeWrongAnswers, 0, answerChecks, answerSkips)
 	data, err := json.Marshal(res)
 	if err != nil {
@@ -75,7 +76,7 @@ func TestClientFloodIsBounded(t *testing.T) {
 func TestClientThatEndsAtOnce(t *testing.T) {
 	for _, script := range []string{"exit 2", "exec 0<&-; sleep 0.2; exit 2", "exec 0<&- 1>&-; sleep 0.2; exit 2"} {
 		t.Run(script, func(t *testing.T) {
-			res := gradeClient(t, client.Command{Path: "/bin/sh", Args: []string{"-c", script, "sh"}})
+			res := gradeClient(t, proc.Command{Path: "/bin/sh", Args: []string{"-c", script, "sh"}})
 			checkClient(t, res, grading.OutcomeExited, 0, answerChecks, answerSkips)
 		})
 	}

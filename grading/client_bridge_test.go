@@ -8,25 +8,26 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // wrapLocal is a starter that, like a sandbox's, runs its program behind
-// the bridge (client.WrapStarter), here without a sandbox: the grader's
+// the bridge (proc.WrapStarter), here without a sandbox: the grader's
 // side of the bridge, its report socket and its relay copy are the same.
-type wrapLocal struct{ c client.Command }
+type wrapLocal struct{ c proc.Command }
 
-func (w wrapLocal) Start(ctx context.Context) (client.Process, error) { return w.c.Start(ctx) }
+func (w wrapLocal) Start(ctx context.Context) (proc.Process, error) { return w.c.Start(ctx) }
 
-func (w wrapLocal) Wrap(_ string, before, after []string) client.Starter {
+func (w wrapLocal) Wrap(_ string, before, after []string) proc.Starter {
 	c := w.c
 	args := append(append([]string(nil), before[1:]...), c.Path)
 	c.Path, c.Args = before[0], append(append(args, c.Args...), after...)
 	return c
 }
 
-var _ client.WrapStarter = wrapLocal{}
+var _ proc.WrapStarter = wrapLocal{}
 
 // A client that kills its bridge (kill -9 $PPID) once its stdio servers
 // are left running hides them from the bridge's report; the grader sees a
@@ -41,7 +42,7 @@ func TestClientThatKillsItsBridge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := grade(t, wrapLocal{client.Command{Path: hostile, Args: []string{"-attack", "kill-bridge", "-client", student}}},
+	res := grade(t, wrapLocal{proc.Command{Path: hostile, Args: []string{"-attack", "kill-bridge", "-client", student}}},
 		grading.Options{Lesson: 3, Relay: []string{bin(t, "lab"), "relay"}})
 	checkClient(t, res, grading.OutcomeWrongAnswers, 13, []string{"timeout-teardown"}, nil)
 	for _, c := range res.Checks {
@@ -63,7 +64,7 @@ func TestClientBehindBridgeGetsFullMarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := grade(t, wrapLocal{client.Command{Path: student}}, grading.Options{Lesson: 3, Relay: []string{bin(t, "lab"), "relay"}})
+	res := grade(t, wrapLocal{proc.Command{Path: student}}, grading.Options{Lesson: 3, Relay: []string{bin(t, "lab"), "relay"}})
 	checkClient(t, res, grading.OutcomeGraded, 14, nil, nil)
 }
 
@@ -87,7 +88,7 @@ func TestClientThatStopsItsBridge(t *testing.T) {
 		}
 		lesson[f] = &fstest.MapFile{Data: data}
 	}
-	res := grade(t, wrapLocal{client.Command{Path: hostile, Args: []string{"-attack", "stop-bridge", "-client", student}}},
+	res := grade(t, wrapLocal{proc.Command{Path: hostile, Args: []string{"-attack", "stop-bridge", "-client", student}}},
 		grading.Options{Lesson: 3, LessonDir: lesson, Relay: []string{bin(t, "lab"), "relay"}})
 	var teardown *grading.CheckResult
 	for i, c := range res.Checks {

@@ -9,8 +9,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // studentClient builds, once, the test client whose -mistake flag makes
@@ -30,7 +31,7 @@ var studentClient = sync.OnceValues(func() (string, error) {
 
 // gradeClient grades a client for lesson 3, with the test lab binary as
 // the relay to its stdio servers.
-func gradeClient(t *testing.T, c client.Command) *grading.Result {
+func gradeClient(t *testing.T, c proc.Command) *grading.Result {
 	t.Helper()
 	return grade(t, c, grading.Options{Lesson: 3, Relay: []string{bin(t, "lab"), "relay"}})
 }
@@ -73,7 +74,7 @@ func checkClient(t *testing.T, res *grading.Result, outcome grading.OutcomeKind,
 // the lab's own reference client, passes every check of lesson 3.
 func TestReferenceClientGetsFullMarks(t *testing.T) {
 	t.Parallel()
-	res := gradeClient(t, client.Command{Path: bin(t, "lab"), Args: []string{"client"}})
+	res := gradeClient(t, proc.Command{Path: bin(t, "lab"), Args: []string{"client"}})
 	checkClient(t, res, grading.OutcomeGraded, 14, nil, nil)
 }
 
@@ -117,7 +118,7 @@ func TestKnownBadClients(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			c := client.Command{Path: exe}
+			c := proc.Command{Path: exe}
 			if tc.mistake != "" {
 				c.Args = []string{"-mistake", tc.mistake}
 			}
@@ -135,7 +136,7 @@ func TestClientFailuresSayWhatToDo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := gradeClient(t, client.Command{Path: exe, Args: []string{"-mistake", "no-truncate"}})
+	res := gradeClient(t, proc.Command{Path: exe, Args: []string{"-mistake", "no-truncate"}})
 	for _, c := range res.Checks {
 		if c.ID != "truncation" {
 			continue

@@ -12,8 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/internal/servers"
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/rig"
 )
 
@@ -52,7 +53,7 @@ type clientRun struct {
 	traffic  []rig.Event
 	stderr   []string
 	closedAt time.Duration // when stdin was closed; -1 if it never was
-	exit     client.Exit
+	exit     proc.Exit
 	exitAt   time.Duration // -1 when the client had to be killed
 	exited   bool          // it ended by itself
 	early    bool          // it ended before answering every command
@@ -87,7 +88,7 @@ func RelayCommand() ([]string, error) {
 type clientLaunch struct {
 	home  string
 	relay []string
-	start func(config, report string, bridges []rig.BridgePair) client.Starter
+	start func(config, report string, bridges []rig.BridgePair) proc.Starter
 	// owner is the user the client runs as, when a sandbox says (see
 	// jobUser): the rig's folders and sockets are its alone.
 	owner *rig.Owner
@@ -108,7 +109,7 @@ type jobUser interface {
 
 // newClientLaunch prepares a client's launch. A plain command is started
 // with --config PATH added, and its stdio servers are started through
-// relay. A sandbox's starter (a client.WrapStarter) gets a relay-only copy
+// relay. A sandbox's starter (a proc.WrapStarter) gets a relay-only copy
 // of the relay's program (see rig.CopyRelayOnly) in a folder of its own,
 // which the sandbox shows the client, and runs the client behind a bridge
 // (lab relay --bridge), so that the HTTP servers answer at the same
@@ -117,7 +118,7 @@ type jobUser interface {
 // are given to that user alone (mode 0700), and the launch's folder and
 // the relay copy stay root's, which the client may enter and run but not
 // list, read or change.
-func newClientLaunch(starter client.Starter, relay []string) (*clientLaunch, error) {
+func newClientLaunch(starter proc.Starter, relay []string) (*clientLaunch, error) {
 	if relay == nil {
 		var err error
 		if relay, err = RelayCommand(); err != nil {
@@ -139,7 +140,7 @@ func newClientLaunch(starter client.Starter, relay []string) (*clientLaunch, err
 		return nil, fmt.Errorf("making the rig's folder: %w", err)
 	}
 	l := &clientLaunch{home: home, relay: relay, owner: owner}
-	if w, ok := starter.(client.WrapStarter); ok {
+	if w, ok := starter.(proc.WrapStarter); ok {
 		if owner != nil {
 			// The client's user enters it to reach its own folder.
 			if err := os.Chmod(home, 0o711); err != nil {
@@ -154,7 +155,7 @@ func newClientLaunch(starter client.Starter, relay []string) (*clientLaunch, err
 		}
 		l.relay = append([]string{own}, relay[1:]...)
 		l.bridged = true
-		l.start = func(config, report string, bridges []rig.BridgePair) client.Starter {
+		l.start = func(config, report string, bridges []rig.BridgePair) proc.Starter {
 			before := append([]string(nil), l.relay...)
 			if report != "" {
 				before = append(before, "--report", report)
@@ -167,12 +168,12 @@ func newClientLaunch(starter client.Starter, relay []string) (*clientLaunch, err
 		}
 		return l, nil
 	}
-	a, ok := starter.(client.ArgStarter)
+	a, ok := starter.(proc.ArgStarter)
 	if !ok {
 		l.close()
 		return nil, fmt.Errorf("a client is started with --config PATH added, and this way of starting programs cannot add arguments")
 	}
-	l.start = func(config, _ string, _ []rig.BridgePair) client.Starter { return a.WithArgs("--config", config) }
+	l.start = func(config, _ string, _ []rig.BridgePair) proc.Starter { return a.WithArgs("--config", config) }
 	return l, nil
 }
 
@@ -337,13 +338,13 @@ func playClient(ctx context.Context, sc *ClientScenario, launch *clientLaunch, l
 			note(EventStderr, l.shown(errs))
 		})
 	}()
-	exited := make(chan client.Exit, 1)
+	exited := make(chan proc.Exit, 1)
 	go func() { exited <- p.Wait() }()
 
 	// A client may take its longest server timeout to answer a command;
 	// with no timeout given, it picks its own, which the grader allows
 	// up to defaultCallBudget (see answerWait).
-	var exit *client.Exit
+	var exit *proc.Exit
 	run.answers = make([]*clientAnswer, len(sc.Commands))
 	stdin := p.Stdin()
 commands:
@@ -507,7 +508,7 @@ commands:
 // onEvent as it happens: the commands and answers, the client's stderr,
 // and every message between the client and the servers the lab plays.
 // `lab run` uses it to show a lesson's client at work.
-func WatchClient(ctx context.Context, sc *ClientScenario, starter client.Starter, lesson fs.FS, relay []string, onEvent func(Event)) error {
+func WatchClient(ctx context.Context, sc *ClientScenario, starter proc.Starter, lesson fs.FS, relay []string, onEvent func(Event)) error {
 	launch, err := newClientLaunch(starter, relay)
 	if err != nil {
 		return err
@@ -610,7 +611,7 @@ const watcherExpected = "the client's parent process left alone until the client
 // without a report, when neither the grader nor the sandbox ended it
 // (ended says they did not), was ended by the client, which then cannot
 // say it left nothing behind; exit is how the bridge ended.
-func bridgeVerdict(rep rig.Report, exit client.Exit, ended bool) (left, watcher string) {
+func bridgeVerdict(rep rig.Report, exit proc.Exit, ended bool) (left, watcher string) {
 	switch {
 	case rep.Reported && rep.LeftRunning > 0:
 		return fmt.Sprintf("%d server process(es) the client started were still running when it exited; the bridge ended them", rep.LeftRunning), ""

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/proc"
 )
 
 // TestUnknownToolMessageListsEveryPage grades lesson 3's Python starter as
@@ -19,7 +19,7 @@ func TestUnknownToolMessageListsEveryPage(t *testing.T) {
 	if err != nil {
 		t.Skip("python3 is not installed; the Python starter cannot run")
 	}
-	res := gradeClient(t, client.Command{Path: py, Args: []string{"client.py"}, Dir: "../lessons/03-wiring-up-mcp/starter/python"})
+	res := gradeClient(t, proc.Command{Path: py, Args: []string{"client.py"}, Dir: "../lessons/03-wiring-up-mcp/starter/python"})
 	for _, c := range res.Checks {
 		if c.ID != "original-name" {
 			continue

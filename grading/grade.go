@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/scenario"
 	"github.com/mcplab/mcplab/lessons"
@@ -27,7 +29,7 @@ type Options struct {
 	// teacher can add a case without rebuilding anything.
 	LessonDir fs.FS
 	// Starter starts the server under test, once per scenario.
-	Starter client.Starter
+	Starter proc.Starter
 	// TimeScale multiplies every deadline; 0 means 1.
 	TimeScale float64
 	// Sweep replays the lesson's messages this many more times, cut at
@@ -105,7 +107,7 @@ func probeScenario() *scenario.Scenario {
 // own before its real connection; then it stops that process. It returns
 // the run (nil when the manifest names no probe): its Ready says whether
 // the answer came.
-func ProbeReadiness(ctx context.Context, m *lessons.Manifest, starter client.Starter, co client.Options) (*client.Run, error) {
+func ProbeReadiness(ctx context.Context, m *lessons.Manifest, starter proc.Starter, co client.Options) (*client.Run, error) {
 	if m.Ready.Kind != "probe" {
 		return nil, nil
 	}

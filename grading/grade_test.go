@@ -10,8 +10,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // binaries builds, once per test run, the lab and the test student server.
@@ -53,7 +54,7 @@ type wantGrade struct {
 	skipped []string
 }
 
-func grade(t *testing.T, starter client.Starter, opts grading.Options) *grading.Result {
+func grade(t *testing.T, starter proc.Starter, opts grading.Options) *grading.Result {
 	t.Helper()
 	opts.Starter = starter
 	res, err := grading.Grade(context.Background(), opts)
@@ -96,7 +97,7 @@ func check(t *testing.T, res *grading.Result, want wantGrade) {
 // TestReferenceGetsFullMarks grades the lab's own reference server.
 func TestReferenceGetsFullMarks(t *testing.T) {
 	t.Parallel()
-	res := grade(t, client.Command{Path: bin(t, "lab"), Args: []string{"serve", "reader"}}, grading.Options{})
+	res := grade(t, proc.Command{Path: bin(t, "lab"), Args: []string{"serve", "reader"}}, grading.Options{})
 	check(t, res, wantGrade{outcome: grading.OutcomeGraded, score: 21})
 }
 
@@ -145,7 +146,7 @@ func TestKnownBadServers(t *testing.T) {
 			if mistake != "" {
 				args = []string{"-mistake", mistake}
 			}
-			res := grade(t, client.Command{Path: bin(t, "student"), Args: args}, grading.Options{})
+			res := grade(t, proc.Command{Path: bin(t, "student"), Args: args}, grading.Options{})
 			check(t, res, want)
 		})
 	}
@@ -193,7 +194,7 @@ func TestFailuresSayWhichLine(t *testing.T) {
 	} {
 		t.Run(mistake, func(t *testing.T) {
 			t.Parallel()
-			res := grade(t, client.Command{Path: bin(t, "student"), Args: []string{"-mistake", mistake}}, grading.Options{})
+			res := grade(t, proc.Command{Path: bin(t, "student"), Args: []string{"-mistake", mistake}}, grading.Options{})
 			for id, part := range want {
 				if msg := message(t, res, id); !strings.HasPrefix(msg, part) {
 					t.Errorf("%s says:\n%s\nwant it to start:\n%s", id, msg, part)
@@ -210,7 +211,7 @@ func TestFailuresSayWhichLine(t *testing.T) {
 // happened, what was expected, the rule and the fix.
 func TestMessagesSayWhatToDo(t *testing.T) {
 	t.Parallel()
-	res := grade(t, client.Command{Path: bin(t, "student"), Args: []string{"-mistake", "stringify-ids"}}, grading.Options{})
+	res := grade(t, proc.Command{Path: bin(t, "student"), Args: []string{"-mistake", "stringify-ids"}}, grading.Options{})
 	var c *grading.CheckResult
 	for i := range res.Checks {
 		if res.Checks[i].ID == "ids.exact" {
@@ -236,7 +237,7 @@ func TestMessagesSayWhatToDo(t *testing.T) {
 // TestCannotStart is not a fail: the result is ungradable.
 func TestCannotStart(t *testing.T) {
 	t.Parallel()
-	res := grade(t, client.Command{Path: filepath.Join(t.TempDir(), "no-such-server")}, grading.Options{})
+	res := grade(t, proc.Command{Path: filepath.Join(t.TempDir(), "no-such-server")}, grading.Options{})
 	if res.Gradable || res.Outcome.Kind != grading.OutcomeCouldNotStart || len(res.Failed()) != 0 {
 		t.Errorf("gradable %v, outcome %v, failed %v", res.Gradable, res.Outcome, res.Failed())
 	}
@@ -253,12 +254,12 @@ func TestCannotStart(t *testing.T) {
 // in a sweep named with its seed, so the failure can be replayed.
 func TestSweep(t *testing.T) {
 	t.Parallel()
-	res := grade(t, client.Command{Path: bin(t, "lab"), Args: []string{"serve", "reader"}}, grading.Options{Sweep: 8, Seed: 42})
+	res := grade(t, proc.Command{Path: bin(t, "lab"), Args: []string{"serve", "reader"}}, grading.Options{Sweep: 8, Seed: 42})
 	check(t, res, wantGrade{outcome: grading.OutcomeGraded, score: 21})
 	if res.Seed == nil || *res.Seed != 42 {
 		t.Errorf("seed %v, want 42", res.Seed)
 	}
-	bad := grade(t, client.Command{Path: bin(t, "student"), Args: []string{"-mistake", "utf8-per-chunk"}}, grading.Options{Sweep: 4, Seed: 42})
+	bad := grade(t, proc.Command{Path: bin(t, "student"), Args: []string{"-mistake", "utf8-per-chunk"}}, grading.Options{Sweep: 4, Seed: 42})
 	// One fault, one check: the answer with the mangled id is the answer
 	// the cut line got, charged to framing.split-message alone.
 	check(t, bad, wantGrade{grading.OutcomeWrongAnswers, []string{"framing.split-message"}, 19, nil})
@@ -272,7 +273,7 @@ func TestSweep(t *testing.T) {
 func TestSweepIsReproducible(t *testing.T) {
 	t.Parallel()
 	sends := func() []string {
-		res := grade(t, client.Command{Path: bin(t, "lab"), Args: []string{"serve", "reader"}}, grading.Options{Sweep: 3, Seed: 7})
+		res := grade(t, proc.Command{Path: bin(t, "lab"), Args: []string{"serve", "reader"}}, grading.Options{Sweep: 3, Seed: 7})
 		var out []string
 		for _, ev := range res.Transcript {
 			if ev.Kind == grading.EventSend && strings.HasPrefix(ev.Scenario, "sweep-3") {

@@ -11,8 +11,9 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // helpdeskBinary builds, once per test run, lesson 2's helpdesk with
@@ -128,7 +129,7 @@ func TestHelpdeskMistakes(t *testing.T) {
 			if m != "" {
 				args = []string{"-mistake", m}
 			}
-			res, err := gradeLesson2(t, client.Command{Path: exe, Args: args})
+			res, err := gradeLesson2(t, proc.Command{Path: exe, Args: args})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -158,7 +159,7 @@ func TestHelpdeskMistakes(t *testing.T) {
 
 // gradeLesson2 grades a server with lesson 2's built-in checks, at a time
 // scale that leaves room for a loaded machine.
-func gradeLesson2(t *testing.T, starter client.Starter) (*grading.Result, error) {
+func gradeLesson2(t *testing.T, starter proc.Starter) (*grading.Result, error) {
 	t.Helper()
 	return grading.Grade(t.Context(), grading.Options{Lesson: 2, Starter: starter, TimeScale: 2})
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/proc"
 )
 
 // TestLoaderRefusesHiddenEvidence checks the scenario format's rule of
@@ -84,7 +84,7 @@ func TestBuiltInScenariosIsolateEvidence(t *testing.T) {
 func TestOpeningIsNeutral(t *testing.T) {
 	var mu sync.Mutex
 	var firsts [][]string // the lines each process read, in start order
-	serve := client.InProcess(func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
+	serve := proc.InProcess(func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 		mu.Lock()
 		firsts = append(firsts, nil)
 		me := len(firsts) - 1

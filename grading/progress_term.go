@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcplab/mcplab/internal/textesc"
+	"github.com/mcplab/mcplab/lab/textesc"
 )
 
 // TermOptions say how a TermProgress shows a grading's progress.

@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // recorded keeps the progress events a grading tells.
@@ -43,7 +44,7 @@ func TestGradeTellsEachScenario(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			starter := client.Command{Path: bin(t, "lab"), Args: tc.args}
+			starter := proc.Command{Path: bin(t, "lab"), Args: tc.args}
 			rec := &recorded{}
 			res := grade(t, starter, grading.Options{Lesson: tc.lesson, TimeScale: 2, Progress: rec})
 			plain := grade(t, starter, grading.Options{Lesson: tc.lesson, TimeScale: 2})

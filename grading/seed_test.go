@@ -11,8 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // seedFile is seed 003, the lesson's source, kept outside the repository
@@ -47,7 +48,7 @@ func TestSeedServer(t *testing.T) {
 	if err := os.WriteFile(path, []byte(js), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res := grade(t, client.Command{Path: node, Args: []string{path}}, grading.Options{})
+	res := grade(t, proc.Command{Path: node, Args: []string{path}}, grading.Options{})
 	check(t, res, wantGrade{grading.OutcomeWrongAnswers, []string{"ids.string-or-integer", "methods.wait-params"}, 19, nil})
 	for id, part := range map[string]string{
 		"ids.string-or-integer": "In scenario 09-id-true, line 1 `{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}` should get -32600 (Invalid Request) with id null; " +

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // TestUngradableStart grades programs that never start as a server, as
@@ -26,28 +27,28 @@ func TestUngradableStart(t *testing.T) {
 	}
 	script("data.txt", "not a program\n", 0o644)
 	tests := map[string]struct {
-		starter client.Starter
+		starter proc.Starter
 		want    []string // in the problem
 		wantNot []string
 	}{
-		"typo": {client.Command{Path: "python3", Args: []string{filepath.Join(dir, "typo.py")}, Dir: dir},
+		"typo": {proc.Command{Path: "python3", Args: []string{filepath.Join(dir, "typo.py")}, Dir: dir},
 			[]string{"exited with status 2 before it showed it was ready", "can't open file", "typo.py",
 				`the lesson waits for a stderr line containing "ready"`}, nil},
-		"exit-127": {client.Command{Path: script("run127", "#!/bin/sh\necho 'cannot find my interpreter' >&2\nexit 127\n", 0o755)},
+		"exit-127": {proc.Command{Path: script("run127", "#!/bin/sh\necho 'cannot find my interpreter' >&2\nexit 127\n", 0o755)},
 			[]string{"exited with status 127", "does not exist", "Its last lines on stderr:\n  cannot find my interpreter"}, nil},
-		"exit-126": {client.Command{Path: script("run126", "#!/bin/sh\nexec "+filepath.Join(dir, "data.txt")+"\n", 0o755)},
+		"exit-126": {proc.Command{Path: script("run126", "#!/bin/sh\nexec "+filepath.Join(dir, "data.txt")+"\n", 0o755)},
 			[]string{"exited with status 126", "cannot be executed", "data.txt"}, nil},
-		"crash-at-start": {client.Command{Path: bin(t, "student"), Args: []string{"-mistake", "crash-at-start"}},
+		"crash-at-start": {proc.Command{Path: bin(t, "student"), Args: []string{"-mistake", "crash-at-start"}},
 			[]string{"exited with status 3 before it showed it was ready", "student: cannot open config.json: no such file or directory"}, nil},
-		"exit-0-at-once": {client.Command{Path: script("run0", "#!/bin/sh\nexit 0\n", 0o755)},
+		"exit-0-at-once": {proc.Command{Path: script("run0", "#!/bin/sh\nexit 0\n", 0o755)},
 			[]string{"exited with status 0 before it showed it was ready", "Its last lines on stderr:\n  (nothing)"}, nil},
-		"bad-shebang": {client.Command{Path: script("run", "#!/nonexistent/python9\nprint('hi')\n", 0o755)},
+		"bad-shebang": {proc.Command{Path: script("run", "#!/nonexistent/python9\nprint('hi')\n", 0o755)},
 			[]string{"run exists, but its first line asks for the interpreter /nonexistent/python9, and there is no such program"},
 			[]string{"no such file", "permission", "readable"}},
-		"crlf-shebang": {client.Command{Path: script("runcrlf", "#!/bin/sh\r\nexit 0\r\n", 0o755)},
+		"crlf-shebang": {proc.Command{Path: script("runcrlf", "#!/bin/sh\r\nexit 0\r\n", 0o755)},
 			[]string{"runcrlf exists, but its first line (#!/bin/sh) ends in a Windows carriage return", "Unix line endings"},
 			[]string{"no such file"}},
-		"no-shebang": {client.Command{Path: script("runbare", "echo hi\n", 0o755)},
+		"no-shebang": {proc.Command{Path: script("runbare", "echo hi\n", 0o755)},
 			[]string{"runbare is neither a program this machine can run nor a script that starts with #!"}, nil},
 	}
 	for name, tc := range tests {
@@ -109,7 +110,7 @@ func TestNoReadyLineIsGraded(t *testing.T) {
 	if err := os.WriteFile(p, []byte("#!/bin/sh\nread line\necho '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}'\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	res := grade(t, client.Command{Path: p}, grading.Options{TimeScale: 0.2})
+	res := grade(t, proc.Command{Path: p}, grading.Options{TimeScale: 0.2})
 	if !res.Gradable || res.Outcome.Kind == grading.OutcomeCouldNotStart {
 		t.Errorf("gradable %v, outcome %s (%s); want graded", res.Gradable, res.Outcome.Kind, res.Outcome.Detail)
 	}
@@ -125,7 +126,7 @@ func TestUngradableStartProbeLesson(t *testing.T) {
 		t.Fatal(err)
 	}
 	ready := grading.ReadinessFor(lesson.Manifest)
-	res := grade(t, client.Command{Path: "/bin/sh", Args: []string{"-c", "echo 'no config' >&2; exit 4"}}, grading.Options{Lesson: 2})
+	res := grade(t, proc.Command{Path: "/bin/sh", Args: []string{"-c", "echo 'no config' >&2; exit 4"}}, grading.Options{Lesson: 2})
 	if res.Gradable || res.Outcome.Kind != grading.OutcomeCouldNotStart || res.Score != 0 {
 		t.Fatalf("gradable %v, outcome %s, score %d; want could-not-start, 0", res.Gradable, res.Outcome.Kind, res.Score)
 	}
@@ -153,7 +154,7 @@ func TestUngradableStartSlowToFail(t *testing.T) {
 	// goes on without it. The program fails only once it has read the
 	// first byte sent, so it fails after that wait, however loaded the
 	// machine is (a fixed sleep raced the scenario's own deadlines).
-	res := grade(t, client.Command{Path: p}, grading.Options{TimeScale: 0.1})
+	res := grade(t, proc.Command{Path: p}, grading.Options{TimeScale: 0.1})
 	checkUngradable(t, res)
 	if w := "exited with status 2 before it showed it was ready, without answering anything"; !strings.Contains(res.Problem, w) {
 		t.Errorf("problem:\n%s\nwant it to contain:\n%s", res.Problem, w)

@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // BenchmarkStressClient is BenchmarkStress for lesson 3: it grades the
@@ -41,7 +42,7 @@ func TestStressClientSmall(t *testing.T) {
 // stressClient is one client of the stress run and the verdict it must get.
 type stressClient struct {
 	name    string
-	starter client.Starter
+	starter proc.Starter
 	failed  []string // exactly these checks fail, none is skipped
 }
 
@@ -53,9 +54,9 @@ func stressClients(tb testing.TB, n, parallel int) {
 	}
 	relay := []string{bin(tb, "lab"), "relay"}
 	clients := []stressClient{
-		{name: "reference", starter: client.Command{Path: bin(tb, "lab"), Args: []string{"client"}}},
-		{name: "first-event", starter: client.Command{Path: student, Args: []string{"-mistake", "first-event"}}, failed: []string{"response-by-id"}},
-		{name: "same-id", starter: client.Command{Path: student, Args: []string{"-mistake", "same-id"}}, failed: []string{"ids"}},
+		{name: "reference", starter: proc.Command{Path: bin(tb, "lab"), Args: []string{"client"}}},
+		{name: "first-event", starter: proc.Command{Path: student, Args: []string{"-mistake", "first-event"}}, failed: []string{"response-by-id"}},
+		{name: "same-id", starter: proc.Command{Path: student, Args: []string{"-mistake", "same-id"}}, failed: []string{"ids"}},
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()

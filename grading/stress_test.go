@@ -8,8 +8,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 var (
@@ -26,9 +27,9 @@ var (
 //
 //	go test ./grading -run '^$' -bench Stress -benchtime 1x
 func BenchmarkStress(b *testing.B) {
-	ref := client.Command{Path: bin(b, "lab"), Args: []string{"serve", "reader"}}
-	seq := client.Command{Path: bin(b, "student"), Args: []string{"-mistake", "sequential"}}
-	chunky := client.Command{Path: bin(b, "student"), Args: []string{"-mistake", "chunk-as-line"}}
+	ref := proc.Command{Path: bin(b, "lab"), Args: []string{"serve", "reader"}}
+	seq := proc.Command{Path: bin(b, "student"), Args: []string{"-mistake", "sequential"}}
+	chunky := proc.Command{Path: bin(b, "student"), Args: []string{"-mistake", "chunk-as-line"}}
 	for i := 0; i < b.N; i++ {
 		ctx, stop := context.WithCancel(context.Background())
 		go func() { // the other core, busy
@@ -44,7 +45,7 @@ func BenchmarkStress(b *testing.B) {
 			sem <- struct{}{}
 			go func(kind int) {
 				defer func() { <-sem; wg.Done() }()
-				starter := []client.Starter{ref, seq, chunky}[kind]
+				starter := []proc.Starter{ref, seq, chunky}[kind]
 				res, err := grading.Grade(ctx, grading.Options{Starter: starter})
 				switch {
 				case err != nil:

@@ -14,8 +14,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // nodeServerDir is the folder of the helpdesk on the pinned TypeScript
@@ -33,7 +34,7 @@ const sdkTableHeading = "## What lesson 2's grader says about each SDK"
 // sdkPeer is a lesson-2 helpdesk written on one SDK.
 type sdkPeer struct {
 	name    string // as the README's table names it
-	command func(t *testing.T) client.Command
+	command func(t *testing.T) proc.Command
 }
 
 // sdkPeers are the three SDK helpdesks: go-sdk and mcp-go at the versions
@@ -41,15 +42,15 @@ type sdkPeer struct {
 // helpdesk_bench_test.go), and the TypeScript SDK v2 at the version
 // node-server/package-lock.json pins.
 func sdkPeers(goPeers func(t *testing.T) string) []sdkPeer {
-	goPeer := func(sdk string) func(t *testing.T) client.Command {
-		return func(t *testing.T) client.Command {
-			return client.Command{Path: goPeers(t), Args: []string{sdk, lessonData(t)}}
+	goPeer := func(sdk string) func(t *testing.T) proc.Command {
+		return func(t *testing.T) proc.Command {
+			return proc.Command{Path: goPeers(t), Args: []string{sdk, lessonData(t)}}
 		}
 	}
 	return []sdkPeer{
 		{name: "go-sdk v1.8.0", command: goPeer("go-sdk")},
 		{name: "mcp-go v1.2.1", command: goPeer("mcp-go")},
-		{name: "TypeScript server 2.4.0", command: func(t *testing.T) client.Command {
+		{name: "TypeScript server 2.4.0", command: func(t *testing.T) proc.Command {
 			if err := nodeServer(); err != nil {
 				if err == errNoNode {
 					t.Skip(err)
@@ -64,7 +65,7 @@ func sdkPeers(goPeers func(t *testing.T) string) []sdkPeer {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return client.Command{Path: node, Args: []string{script, lessonData(t)}}
+			return proc.Command{Path: node, Args: []string{script, lessonData(t)}}
 		}},
 	}
 }

@@ -10,9 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcplab/mcplab/internal/textesc"
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/lab/capture"
-	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/textesc"
 )
 
 // maxCaptureInput bounds the file of lines lab capture sends.
@@ -68,7 +69,7 @@ func captureCmd(ctx context.Context, e *env, args []string) (int, error) {
 			return exitCannot, escaped(usageError{err.Error()})
 		}
 	}
-	s, err := recordSession(ctx, e, stderr, client.Command{Path: command[0], Args: command[1:], EndGroup: true}, input, *wait)
+	s, err := recordSession(ctx, e, stderr, proc.Command{Path: command[0], Args: command[1:], EndGroup: true}, input, *wait)
 	if err != nil {
 		return exitCannot, escaped(err)
 	}
@@ -104,7 +105,7 @@ func captureCmd(ctx context.Context, e *env, args []string) (int, error) {
 // it afterwards, so a daemon the server started outside its process group
 // does not outlive the capture. An interrupted recording (SIGINT,
 // SIGTERM) is an error: the server has been ended and nothing is written.
-func recordSession(ctx context.Context, e *env, stderr io.Writer, starter client.Starter, input []byte, wait time.Duration) (*capture.Session, error) {
+func recordSession(ctx context.Context, e *env, stderr io.Writer, starter proc.Starter, input []byte, wait time.Duration) (*capture.Session, error) {
 	stop := adoptOrphans(e, stderr, "lab capture")
 	s, err := capture.Run(ctx, starter, input, capture.Options{Wait: wait})
 	stop()
@@ -123,7 +124,7 @@ func adoptOrphans(e *env, stderr io.Writer, who string) func() {
 	if !e.wholeProcess {
 		return func() {}
 	}
-	o, err := client.AdoptOrphans()
+	o, err := proc.AdoptOrphans()
 	if err != nil {
 		return func() {}
 	}

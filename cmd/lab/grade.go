@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/lab/capture"
@@ -55,7 +57,7 @@ func gradeCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	opts := grading.Options{
 		Lesson:    *lesson,
-		Starter:   client.Command{Path: command[0], Args: command[1:], EndGroup: true},
+		Starter:   proc.Command{Path: command[0], Args: command[1:], EndGroup: true},
 		TimeScale: *scale,
 		Sweep:     *sweep,
 		Seed:      *seed,

@@ -20,7 +20,7 @@ import (
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/grading/sandbox"
-	"github.com/mcplab/mcplab/internal/textesc"
+	"github.com/mcplab/mcplab/lab/textesc"
 	"github.com/mcplab/mcplab/lessons"
 )
 

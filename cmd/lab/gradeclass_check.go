@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/grading/class"
-	"github.com/mcplab/mcplab/internal/textesc"
+	"github.com/mcplab/mcplab/lab/textesc"
 
 	"github.com/mcplab/mcplab/grading"
 )

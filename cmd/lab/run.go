@@ -8,6 +8,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/model"
@@ -54,15 +56,15 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 }
 
 // serverStarter starts COMMAND, or with none the lesson's reference server.
-func serverStarter(command []string, reference string) (client.Starter, error) {
+func serverStarter(command []string, reference string) (proc.Starter, error) {
 	if len(command) > 0 {
-		return client.Command{Path: command[0], Args: command[1:]}, nil
+		return proc.Command{Path: command[0], Args: command[1:]}, nil
 	}
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("finding the lab binary to start its reference server: %w", err)
 	}
-	return client.Command{Path: self, Args: []string{"serve", reference}}, nil
+	return proc.Command{Path: self, Args: []string{"serve", reference}}, nil
 }
 
 // modelStep asks the lesson's question and prints the answer, or the
@@ -172,7 +174,7 @@ func clipMiddle(s string) string {
 // (which plays the relay).
 type clientRun struct {
 	sc      *grading.ClientScenario
-	starter client.Command
+	starter proc.Command
 	dir     fs.FS
 	self    string
 }
@@ -204,9 +206,9 @@ func loadClientRun(lesson *lessons.Manifest, file string, command []string) (cli
 	if err != nil {
 		return clientRun{}, exitInternal, fmt.Errorf("finding the lab binary: %w", err)
 	}
-	starter := client.Command{Path: self, Args: []string{"client"}}
+	starter := proc.Command{Path: self, Args: []string{"client"}}
 	if len(command) > 0 {
-		starter = client.Command{Path: command[0], Args: command[1:]}
+		starter = proc.Command{Path: command[0], Args: command[1:]}
 	}
 	dir, err := subFS(lesson.Dir)
 	if err != nil {

@@ -11,9 +11,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcplab/mcplab/internal/textesc"
 	"github.com/mcplab/mcplab/lab/capture"
 	"github.com/mcplab/mcplab/lab/schema"
+	"github.com/mcplab/mcplab/lab/textesc"
 
 	"github.com/mcplab/mcplab/grading"
 )

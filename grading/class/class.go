@@ -29,9 +29,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/sandbox"
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/scenario"
 )
 
@@ -555,7 +556,7 @@ func (g *grader) build(ctx context.Context, spec sandbox.Spec) *grading.Result {
 // attempt is one grading run under the whole-run limit. Overshooting the
 // limit makes the result ungradable: every step of a run has a deadline of
 // its own, so only an overloaded machine gets there.
-func (g *grader) attempt(ctx context.Context, starter client.Starter) (*grading.Result, error) {
+func (g *grader) attempt(ctx context.Context, starter proc.Starter) (*grading.Result, error) {
 	limit := runLimit(g.lesson, g.opts.Sweep, g.scale, g.opts.Sandbox.StartCost())
 	runCtx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()

@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/report"
-	"github.com/mcplab/mcplab/internal/textesc"
+	"github.com/mcplab/mcplab/lab/textesc"
 )
 
 // WriteCSV writes the gradebook: one row per student, sorted by name, with

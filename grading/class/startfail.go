@@ -5,7 +5,7 @@ import (
 	"syscall"
 
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/internal/proc"
+	"github.com/mcplab/mcplab/lab/proc"
 )
 
 // explainExec adds to a could-not-start result why the exec of the run

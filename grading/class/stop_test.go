@@ -12,9 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/sandbox"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // stopSandbox is a sandbox that reports when each submission's program is
@@ -39,10 +40,10 @@ func (s *stopSandbox) entered(name string) chan struct{} {
 	return ch
 }
 
-func (s *stopSandbox) Starter(spec sandbox.Spec) client.Starter {
+func (s *stopSandbox) Starter(spec sandbox.Spec) proc.Starter {
 	inner := s.Sandbox.Starter(spec)
 	name := filepath.Base(spec.Dir)
-	return starterFunc(func(ctx context.Context) (client.Process, error) {
+	return starterFunc(func(ctx context.Context) (proc.Process, error) {
 		ch := s.entered(name)
 		s.mu.Lock()
 		select {
@@ -59,9 +60,9 @@ func (s *stopSandbox) Starter(spec sandbox.Spec) client.Starter {
 	})
 }
 
-type starterFunc func(ctx context.Context) (client.Process, error)
+type starterFunc func(ctx context.Context) (proc.Process, error)
 
-func (f starterFunc) Start(ctx context.Context) (client.Process, error) { return f(ctx) }
+func (f starterFunc) Start(ctx context.Context) (proc.Process, error) { return f(ctx) }
 
 // busyLoop keeps one core busy until the test ends, so the grading runs
 // under load.

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcplab/mcplab/internal/textesc"
+	"github.com/mcplab/mcplab/lab/textesc"
 )
 
 // ClassPage is what the class page (results/index.html) shows: the class's

@@ -10,8 +10,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // goldenPrograms are the known-bad programs the lesson goldens grade, and the
@@ -55,15 +56,15 @@ func TestGoldenLessonReports(t *testing.T) {
 	cases := []struct {
 		name string
 		opts grading.Options
-		cmd  client.Command
+		cmd  proc.Command
 	}{
-		{"lesson1-banner", grading.Options{Lesson: 1}, client.Command{Path: bins["student"], Args: []string{"-mistake", "banner"}}},
-		{"lesson1-chunk-as-line", grading.Options{Lesson: 1}, client.Command{Path: bins["student"], Args: []string{"-mistake", "chunk-as-line"}}},
-		{"lesson1-no-exit", grading.Options{Lesson: 1}, client.Command{Path: bins["student"], Args: []string{"-mistake", "no-exit"}}},
-		{"lesson1-sequential", grading.Options{Lesson: 1}, client.Command{Path: bins["student"], Args: []string{"-mistake", "sequential"}}},
-		{"lesson2-method-message", grading.Options{Lesson: 2}, client.Command{Path: bins["helpdesk"], Args: []string{"-mistake", "method-message"}}},
-		{"lesson3-trust-readonly", grading.Options{Lesson: 3, Relay: []string{bins["lab"], "relay"}}, client.Command{Path: bins["client"], Args: []string{"-mistake", "trust-readonly"}}},
-		{"lesson3-namespaced", grading.Options{Lesson: 3, Relay: []string{bins["lab"], "relay"}}, client.Command{Path: bins["client"], Args: []string{"-mistake", "namespaced"}}},
+		{"lesson1-banner", grading.Options{Lesson: 1}, proc.Command{Path: bins["student"], Args: []string{"-mistake", "banner"}}},
+		{"lesson1-chunk-as-line", grading.Options{Lesson: 1}, proc.Command{Path: bins["student"], Args: []string{"-mistake", "chunk-as-line"}}},
+		{"lesson1-no-exit", grading.Options{Lesson: 1}, proc.Command{Path: bins["student"], Args: []string{"-mistake", "no-exit"}}},
+		{"lesson1-sequential", grading.Options{Lesson: 1}, proc.Command{Path: bins["student"], Args: []string{"-mistake", "sequential"}}},
+		{"lesson2-method-message", grading.Options{Lesson: 2}, proc.Command{Path: bins["helpdesk"], Args: []string{"-mistake", "method-message"}}},
+		{"lesson3-trust-readonly", grading.Options{Lesson: 3, Relay: []string{bins["lab"], "relay"}}, proc.Command{Path: bins["client"], Args: []string{"-mistake", "trust-readonly"}}},
+		{"lesson3-namespaced", grading.Options{Lesson: 3, Relay: []string{bins["lab"], "relay"}}, proc.Command{Path: bins["client"], Args: []string{"-mistake", "namespaced"}}},
 	}
 	var wg sync.WaitGroup
 	got := make([][]byte, len(cases))

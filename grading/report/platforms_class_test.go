@@ -8,10 +8,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/report"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // TestClassReportsMeetTheirPlatforms grades a correct program of each
@@ -27,12 +28,12 @@ func TestClassReportsMeetTheirPlatforms(t *testing.T) {
 	runs := []struct {
 		name string
 		opts grading.Options
-		cmd  client.Command
+		cmd  proc.Command
 	}{
-		{"lesson1-correct", grading.Options{Lesson: 1}, client.Command{Path: bins["student"]}},
-		{"lesson1-banner", grading.Options{Lesson: 1}, client.Command{Path: bins["student"], Args: []string{"-mistake", "banner"}}},
-		{"lesson2-correct", grading.Options{Lesson: 2}, client.Command{Path: bins["helpdesk"]}},
-		{"lesson3-correct", grading.Options{Lesson: 3, Relay: []string{bins["lab"], "relay"}}, client.Command{Path: bins["client"]}},
+		{"lesson1-correct", grading.Options{Lesson: 1}, proc.Command{Path: bins["student"]}},
+		{"lesson1-banner", grading.Options{Lesson: 1}, proc.Command{Path: bins["student"], Args: []string{"-mistake", "banner"}}},
+		{"lesson2-correct", grading.Options{Lesson: 2}, proc.Command{Path: bins["helpdesk"]}},
+		{"lesson3-correct", grading.Options{Lesson: 3, Relay: []string{bins["lab"], "relay"}}, proc.Command{Path: bins["client"]}},
 	}
 	results := make([]*grading.Result, len(runs))
 	errs := make([]error, len(runs))

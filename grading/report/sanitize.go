@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/internal/textesc"
+	"github.com/mcplab/mcplab/lab/textesc"
 )
 
 // This file holds every neutraliser the formats share. Student-derived text

@@ -18,8 +18,7 @@ import (
 	"github.com/moby/moby/client"
 	"github.com/testcontainers/testcontainers-go"
 
-	"github.com/mcplab/mcplab/internal/proc"
-	labclient "github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/proc"
 )
 
 // DefaultImage is the image the container sandbox runs programs in: Debian
@@ -138,7 +137,7 @@ func (c *Container) Workspace(dir string, _ int, goSeed string) error {
 
 // Starter returns a Starter that runs spec's program in a new container at
 // each Start.
-func (c *Container) Starter(spec Spec) labclient.Starter {
+func (c *Container) Starter(spec Spec) proc.Starter {
 	return &containerStarter{c: c, spec: spec}
 }
 
@@ -148,7 +147,7 @@ type containerStarter struct {
 }
 
 // WithArgs adds arguments after the program's own.
-func (cs *containerStarter) WithArgs(args ...string) labclient.Starter {
+func (cs *containerStarter) WithArgs(args ...string) proc.Starter {
 	spec := cs.spec
 	spec.Args = append(append([]string(nil), spec.Args...), args...)
 	return &containerStarter{c: cs.c, spec: spec}
@@ -156,7 +155,7 @@ func (cs *containerStarter) WithArgs(args ...string) labclient.Starter {
 
 // Wrap runs the program through another command, with visible mounted
 // read-only at the same path.
-func (cs *containerStarter) Wrap(visible string, before, after []string) labclient.Starter {
+func (cs *containerStarter) Wrap(visible string, before, after []string) proc.Starter {
 	return &containerStarter{c: cs.c, spec: cs.spec.wrapped(visible, before, after)}
 }
 
@@ -173,7 +172,7 @@ const streamBuffer = 1 << 20
 // apiWithin bounds every call to the engine that is not the run itself.
 const apiWithin = 30 * time.Second
 
-func (cs *containerStarter) Start(ctx context.Context) (labclient.Process, error) {
+func (cs *containerStarter) Start(ctx context.Context) (proc.Process, error) {
 	spec := cs.spec
 	lim := spec.Limits.orDefaults()
 	root := spec.Root
@@ -292,7 +291,7 @@ type containerProcess struct {
 	stdout, stderr *stream
 	done           chan struct{} // closed when the exit is known
 	copied         chan struct{} // closed when the output stream ended
-	exit           labclient.Exit
+	exit           proc.Exit
 	memory         int64
 	killOnce       sync.Once
 	closeOnce      sync.Once
@@ -318,7 +317,7 @@ func (p *containerProcess) watch() {
 		}
 		p.exit = containerExit(code, oom, p.memory)
 	case err := <-wr.Error:
-		p.exit = labclient.Exit{Code: -1, Err: fmt.Errorf("waiting for the container: %w", err)}
+		p.exit = proc.Exit{Code: -1, Err: fmt.Errorf("waiting for the container: %w", err)}
 	}
 	close(p.done)
 	// The last of the output, unless the engine keeps the stream open.
@@ -328,9 +327,9 @@ func (p *containerProcess) watch() {
 }
 
 // containerExit turns a container's end into an Exit.
-func containerExit(code int, oomKilled bool, memory int64) labclient.Exit {
+func containerExit(code int, oomKilled bool, memory int64) proc.Exit {
 	s := proc.StatusOfCode(code)
-	e := labclient.Exit{Code: s.Code, Signal: s.Signal}
+	e := proc.Exit{Code: s.Code, Signal: s.Signal}
 	if oomKilled {
 		e.Reason = fmt.Sprintf("killed for using more than %s of memory (the container's limit)", units.BytesSize(float64(memory)))
 	}
@@ -343,7 +342,7 @@ func (p *containerProcess) Stdin() io.WriteCloser { return stdinCloser{p} }
 func (p *containerProcess) Stdout() io.Reader     { return p.stdout }
 func (p *containerProcess) Stderr() io.Reader     { return p.stderr }
 
-func (p *containerProcess) Wait() labclient.Exit {
+func (p *containerProcess) Wait() proc.Exit {
 	<-p.done
 	return p.exit
 }

@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mcplab/mcplab/internal/proc"
+	"github.com/mcplab/mcplab/lab/proc"
 )
 
 // The launcher's two extra file descriptors: it reports on status (one

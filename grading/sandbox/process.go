@@ -16,8 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcplab/mcplab/internal/proc"
-	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/proc"
 )
 
 // DefaultUIDBase is the first of the users the process sandbox runs
@@ -184,7 +183,7 @@ func (s *Process) Workspace(dir string, slot int, goSeed string) error {
 }
 
 // Starter returns a Starter that runs spec's program through the launcher.
-func (s *Process) Starter(spec Spec) client.Starter {
+func (s *Process) Starter(spec Spec) proc.Starter {
 	s.once.Do(func() { s.goroot = goRoot() })
 	return &processStarter{sb: s, spec: spec}
 }
@@ -195,21 +194,21 @@ type processStarter struct {
 }
 
 // WithArgs adds arguments after the program's own.
-func (ps *processStarter) WithArgs(args ...string) client.Starter {
+func (ps *processStarter) WithArgs(args ...string) proc.Starter {
 	spec := ps.spec
 	spec.Args = append(append([]string(nil), spec.Args...), args...)
 	return &processStarter{sb: ps.sb, spec: spec}
 }
 
 // Wrap runs the program through another command, with visible in sight.
-func (ps *processStarter) Wrap(visible string, before, after []string) client.Starter {
+func (ps *processStarter) Wrap(visible string, before, after []string) proc.Starter {
 	return &processStarter{sb: ps.sb, spec: ps.spec.wrapped(visible, before, after)}
 }
 
 // startWithin bounds the wait for the launcher to say the program runs.
 const startWithin = 30 * time.Second
 
-func (ps *processStarter) Start(ctx context.Context) (client.Process, error) {
+func (ps *processStarter) Start(ctx context.Context) (proc.Process, error) {
 	if len(ps.sb.Launcher) == 0 {
 		return nil, errors.New("the process sandbox has no launcher")
 	}
@@ -300,7 +299,7 @@ func (s *Process) namespaces() bool {
 // false at the first start, when the kernel refuses them.
 func (s *Process) Namespaces() bool { return s.namespaces() }
 
-func (ps *processStarter) start(ctx context.Context, args []string, useNS bool) (client.Process, error) {
+func (ps *processStarter) start(ctx context.Context, args []string, useNS bool) (proc.Process, error) {
 	memory := ps.spec.Limits.orDefaults().Memory
 	cg := ps.sb.jobCgroup(memory)
 	if cg != nil {
@@ -487,8 +486,8 @@ func (ps *processStarter) launch(ctx context.Context, args []string, useNS bool,
 // lines, falling back on the launcher's own exit.
 // A program killed by the kernel in its memory cgroup (capped at memory
 // bytes) ends with a Reason saying so.
-func launcherExit(status *bufio.Reader, st *os.ProcessState, waitErr error, memory int64) client.Exit {
-	var exit *client.Exit
+func launcherExit(status *bufio.Reader, st *os.ProcessState, waitErr error, memory int64) proc.Exit {
+	var exit *proc.Exit
 	oom := false
 	for {
 		line, err := status.ReadString('\n')
@@ -497,10 +496,10 @@ func launcherExit(status *bufio.Reader, st *os.ProcessState, waitErr error, memo
 			oom = true
 		} else if v, ok := strings.CutPrefix(line, "exit code "); ok {
 			if n, err := strconv.Atoi(v); err == nil {
-				exit = &client.Exit{Code: n}
+				exit = &proc.Exit{Code: n}
 			}
 		} else if v, ok := strings.CutPrefix(line, "exit signal "); ok {
-			exit = &client.Exit{Code: -1, Signal: v}
+			exit = &proc.Exit{Code: -1, Signal: v}
 		}
 		if err != nil {
 			break
@@ -513,12 +512,12 @@ func launcherExit(status *bufio.Reader, st *os.ProcessState, waitErr error, memo
 		return *exit
 	}
 	s := proc.StatusOf(st, waitErr)
-	return client.Exit{Code: s.Code, Signal: s.Signal, Err: s.Err}
+	return proc.Exit{Code: s.Code, Signal: s.Signal, Err: s.Err}
 }
 
 // The process sandbox tells the client how much of stdin the program has
 // not read yet.
-var _ client.StdinBacklogger = (*sandboxedProcess)(nil)
+var _ proc.StdinBacklogger = (*sandboxedProcess)(nil)
 
 // cleanupWithin bounds the launcher's wait for the last of the program's
 // processes to die once they were all sent SIGKILL.
@@ -535,20 +534,20 @@ type sandboxedProcess struct {
 	stdout, stderr *os.File
 	life           *os.File
 	done           chan struct{}
-	exit           client.Exit
+	exit           proc.Exit
 	killOnce       sync.Once
 }
 
 func (p *sandboxedProcess) Stdin() io.WriteCloser { return p.stdin }
 
 // StdinBacklog says how many bytes written to the program's stdin it has
-// not read yet (see client.StdinBacklogger): the launcher hands the pipe
+// not read yet (see proc.StdinBacklogger): the launcher hands the pipe
 // to the program itself, so the pipe's backlog is the program's.
-func (p *sandboxedProcess) StdinBacklog() (int, error) { return client.PipeBacklog(p.stdin) }
+func (p *sandboxedProcess) StdinBacklog() (int, error) { return proc.PipeBacklog(p.stdin) }
 func (p *sandboxedProcess) Stdout() io.Reader          { return p.stdout }
 func (p *sandboxedProcess) Stderr() io.Reader          { return p.stderr }
 
-func (p *sandboxedProcess) Wait() client.Exit {
+func (p *sandboxedProcess) Wait() proc.Exit {
 	<-p.done
 	return p.exit
 }

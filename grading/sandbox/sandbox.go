@@ -29,8 +29,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcplab/mcplab/internal/proc"
-	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/proc"
 )
 
 // The smallest limits the process sandbox sets: its launcher takes the
@@ -131,7 +130,7 @@ type Sandbox interface {
 	Name() string
 	// Starter returns a Starter that runs spec's program afresh, in the
 	// sandbox, at each Start.
-	Starter(spec Spec) client.Starter
+	Starter(spec Spec) proc.Starter
 	// Workspace creates dir as the scratch folder of a job in slot and
 	// hands it to the sandbox user of that slot. When goSeed names a Go
 	// build cache, the workspace's cache starts as a read-only copy of it
@@ -183,7 +182,7 @@ func goRoot() string {
 
 // RunResult is how a program run to its end (a build step) went.
 type RunResult struct {
-	Exit client.Exit
+	Exit proc.Exit
 	// Output is what the program wrote to stdout and stderr, interleaved as
 	// it came, cut at the cap with a marker saying so.
 	Output string
@@ -197,7 +196,7 @@ type RunResult struct {
 // bytes of what it writes, and waits for it to end, stopping it at limit
 // (counted from the moment it runs: a slow start on a loaded machine takes
 // nothing from it). It is how a build step runs.
-func RunToEnd(ctx context.Context, s client.Starter, limit time.Duration, maxOutput int) RunResult {
+func RunToEnd(ctx context.Context, s proc.Starter, limit time.Duration, maxOutput int) RunResult {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	p, err := s.Start(ctx)
@@ -214,7 +213,7 @@ func RunToEnd(ctx context.Context, s client.Starter, limit time.Duration, maxOut
 			_, _ = io.Copy(out, r)
 		}()
 	}
-	exited := make(chan client.Exit, 1)
+	exited := make(chan proc.Exit, 1)
 	go func() { exited <- p.Wait() }()
 	var res RunResult
 	timer := time.NewTimer(limit)

@@ -18,8 +18,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading/sandbox"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // openDir returns a fresh folder that every user may pass through and read,
@@ -39,10 +40,10 @@ func openDir(t *testing.T) string {
 // returns what it wrote and how it ended.
 type ran struct {
 	stdout, stderr string
-	exit           client.Exit
+	exit           proc.Exit
 }
 
-func run(t *testing.T, s client.Starter, input string) ran {
+func run(t *testing.T, s proc.Starter, input string) ran {
 	t.Helper()
 	p, err := s.Start(context.Background())
 	if err != nil {
@@ -593,7 +594,7 @@ func TestProcessStdinBacklog(t *testing.T) {
 	if _, err := io.WriteString(p.Stdin(), "12345"); err != nil {
 		t.Fatal(err)
 	}
-	b, ok := p.(client.StdinBacklogger)
+	b, ok := p.(proc.StdinBacklogger)
 	if !ok {
 		t.Fatal("the process sandbox's processes do not report their stdin backlog")
 	}

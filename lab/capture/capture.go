@@ -19,7 +19,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -77,7 +78,7 @@ type Session struct {
 	Input   string
 	Records []Record
 	// Exit is how the server ended.
-	Exit client.Exit
+	Exit proc.Exit
 	// Missing lists the requests that got no answer within the wait.
 	Missing []string
 }
@@ -91,7 +92,7 @@ type Session struct {
 // started, or when ctx ends (the server is then ended, and the session
 // returned holds what was recorded until then); a server that misbehaves
 // is recorded as it is.
-func Run(ctx context.Context, starter client.Starter, input []byte, opts Options) (*Session, error) {
+func Run(ctx context.Context, starter proc.Starter, input []byte, opts Options) (*Session, error) {
 	if opts.Wait <= 0 {
 		opts.Wait = 5 * time.Second
 	}
@@ -140,7 +141,7 @@ func Run(ctx context.Context, starter client.Starter, input []byte, opts Options
 	}()
 	p.Stdin().Close()
 	rec.note("stdin closed")
-	done := make(chan client.Exit, 1)
+	done := make(chan proc.Exit, 1)
 	go func() { done <- p.Wait() }()
 	deadline := time.NewTimer(opts.Wait)
 	defer deadline.Stop()
@@ -170,7 +171,7 @@ func Run(ctx context.Context, starter client.Starter, input []byte, opts Options
 // closed, so a daemon that left the group cannot keep the recorder
 // waiting. A Process that cannot close its output early is given one more
 // wait, then left behind.
-func drainOutput(ctx context.Context, p client.Process, rec *recorder, readers *sync.WaitGroup, wait time.Duration) {
+func drainOutput(ctx context.Context, p proc.Process, rec *recorder, readers *sync.WaitGroup, wait time.Duration) {
 	outputDone := make(chan struct{})
 	go func() { readers.Wait(); close(outputDone) }()
 	t := time.NewTimer(wait)
@@ -198,7 +199,7 @@ func drainOutput(ctx context.Context, p client.Process, rec *recorder, readers *
 // writeWithin writes b to the server's stdin, giving up after wait: a
 // server that stops reading must not hang the recorder. On a timeout the
 // server is killed, which ends the write.
-func writeWithin(p client.Process, b []byte, wait time.Duration) error {
+func writeWithin(p proc.Process, b []byte, wait time.Duration) error {
 	done := make(chan error, 1)
 	go func() {
 		_, err := p.Stdin().Write(b)

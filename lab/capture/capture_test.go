@@ -8,15 +8,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/lab/capture"
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
 // echoServer answers each request with {} (or -32700 without an id for a
 // line that is not JSON), logs one line on stderr per line, and ignores
 // notifications. With silent it never answers the request with id 2.
-func echoServer(silent bool) client.InProcess {
+func echoServer(silent bool) proc.InProcess {
 	return func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 		io.WriteString(stderr, "echo: ready\n")
 		f := wire.NewFramer(stdin)
@@ -131,7 +132,7 @@ func TestMissingAnswerIsRecordedNotHung(t *testing.T) {
 // A server that never reads its input does not hang the recorder: the
 // write gives up, the server is killed, and the session says so.
 func TestServerThatDoesNotReadIsKilled(t *testing.T) {
-	deaf := client.InProcess(func(ctx context.Context, _ io.Reader, _, _ io.Writer) int {
+	deaf := proc.InProcess(func(ctx context.Context, _ io.Reader, _, _ io.Writer) int {
 		<-ctx.Done()
 		return 0
 	})

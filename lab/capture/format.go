@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mcplab/mcplab/internal/textesc"
+	"github.com/mcplab/mcplab/lab/textesc"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 

@@ -15,8 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/lab/capture"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // within runs f and fails the test if it has not returned by the deadline,
@@ -162,7 +163,7 @@ func TestCaptureDaemonHoldingPipesIsNotWaitedFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	script := `setsid sh -c 'echo $$ > "$1"; exec sleep 3600' sh "$1" & read pid < "$1"; echo "daemon $pid" >&2; cat >/dev/null`
-	starter := client.Command{Path: "sh", Args: []string{"-c", script, "sh", fifo}}
+	starter := proc.Command{Path: "sh", Args: []string{"-c", script, "sh", fifo}}
 	var s *capture.Session
 	within(t, 60*time.Second, "capture.Run", func() {
 		var err error
@@ -200,7 +201,7 @@ func TestCaptureDaemonHoldingPipesIsNotWaitedFor(t *testing.T) {
 func TestCaptureInterruptedEndsServer(t *testing.T) {
 	got := make(chan struct{})
 	ended := make(chan struct{})
-	server := client.InProcess(func(ctx context.Context, stdin io.Reader, _, _ io.Writer) int {
+	server := proc.InProcess(func(ctx context.Context, stdin io.Reader, _, _ io.Writer) int {
 		defer close(ended)
 		b := make([]byte, 1)
 		stdin.Read(b)
@@ -229,7 +230,7 @@ func TestCaptureInterruptedEndsServer(t *testing.T) {
 // ESC, BEL and a bidi override from the server, the command line or the
 // file name are shown as escapes in OUT.md, never raw.
 func TestCaptureMarkdownEscapesControls(t *testing.T) {
-	server := client.InProcess(func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
+	server := proc.InProcess(func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 		io.WriteString(stderr, "log \x1b[2J\x07 cleared\n")
 		io.WriteString(stdout, "\x1b]0;owned\x07 not json\n")
 		io.WriteString(stdout, `{"jsonrpc":"2.0","id":1,"result":{"t":"`+"\u202e"+`txt.exe"}}`+"\n")

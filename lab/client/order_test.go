@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/server"
 )
@@ -54,7 +56,7 @@ func TestLessonOrderUnderLoad(t *testing.T) {
 	)
 	keepCPUsBusy(t)
 	sc := lessonScenario(t)
-	ref := client.Command{Path: os.Args[0], Args: []string{"-test.run=^TestHelperServe$"},
+	ref := proc.Command{Path: os.Args[0], Args: []string{"-test.run=^TestHelperServe$"},
 		// Without the race detector's second of sleep at exit, which every
 		// run would otherwise wait for.
 		Env: append(os.Environ(), "MCPLAB_HELPER_SERVE=1", "GORACE=atexit_sleep_ms=0")}

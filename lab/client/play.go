@@ -15,7 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcplab/mcplab/internal/proc"
+	"github.com/mcplab/mcplab/lab/proc"
 	"github.com/mcplab/mcplab/lab/scenario"
 	"github.com/mcplab/mcplab/lab/wire"
 )
@@ -96,7 +96,7 @@ type Run struct {
 	// EarlyExit is set when the server ended before the client was done
 	// with it.
 	EarlyExit bool
-	Exit      Exit
+	Exit      proc.Exit
 	// AwaitMissed lists the ids whose awaited answer did not come in time.
 	AwaitMissed []string
 	// OutputCapped is set when the server wrote more than MaxOutput.
@@ -170,7 +170,7 @@ func (r *recorder) answered(id []byte) (bool, <-chan struct{}) {
 // it never waits longer than the scenario's schedule plus the deadlines in
 // opts. An error is returned only for a broken scenario or a cancelled ctx;
 // everything the server does wrong is in the Run.
-func Play(ctx context.Context, sc *scenario.Scenario, starter Starter, opts Options) (*Run, error) {
+func Play(ctx context.Context, sc *scenario.Scenario, starter proc.Starter, opts Options) (*Run, error) {
 	run := &Run{Scenario: sc}
 	rec := &recorder{run: run, on: opts.OnEvent, changed: make(chan struct{}), start: time.Now()}
 	p, err := starter.Start(ctx)
@@ -189,7 +189,7 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter Starter, opts Opti
 	}
 
 	exited := make(chan struct{})
-	var exit Exit // written before exited is closed
+	var exit proc.Exit // written before exited is closed
 	go func() {
 		exit = p.Wait()
 		close(exited)
@@ -266,18 +266,18 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter Starter, opts Opti
 	case <-time.After(opts.scaled(10*time.Second, 0)):
 		p.Kill()
 		rec.add(EventNote, "the server did not end after it was stopped; the client gave up waiting for it")
-		run.Exit = Exit{Code: -1, Err: errors.New("the server did not end after it was stopped")}
+		run.Exit = proc.Exit{Code: -1, Err: errors.New("the server did not end after it was stopped")}
 	}
 	// Something the server started may still hold its output open.
 	if proc.Drain(proc.Done(readers.Wait), opts.scaled(2*time.Second, 0), func() {
-		if oc, ok := p.(outputCloser); ok {
+		if oc, ok := p.(proc.OutputCloser); ok {
 			oc.CloseOutput()
 		}
 	}) {
 		rec.add(EventNote, "the server's output stayed open after it ended (a child process?); the client stopped reading")
 	}
 	rec.add(EventExit, run.Exit.String())
-	if oc, ok := p.(outputCloser); ok {
+	if oc, ok := p.(proc.OutputCloser); ok {
 		oc.CloseOutput()
 	}
 	if playErr != nil {
@@ -289,7 +289,7 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter Starter, opts Opti
 type player struct {
 	ctx    context.Context
 	sc     *scenario.Scenario
-	p      Process
+	p      proc.Process
 	rec    *recorder
 	run    *Run
 	opts   Options
@@ -400,7 +400,7 @@ func (pl *player) play(ready <-chan struct{}) error {
 // left to the schedule and the write deadline after one wait of 2 s. It
 // returns false when the run must stop.
 func (pl *player) drained() bool {
-	b, ok := pl.p.(StdinBacklogger)
+	b, ok := pl.p.(proc.StdinBacklogger)
 	if !ok || pl.drainGaveUp {
 		return true
 	}

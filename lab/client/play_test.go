@@ -12,6 +12,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/scenario"
 	"github.com/mcplab/mcplab/lab/server"
@@ -20,7 +22,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-func reference() client.InProcess {
+func reference() proc.InProcess {
 	return func(ctx context.Context, in io.Reader, out, errw io.Writer) int {
 		srv := &server.Server{Handler: server.Reader{}, Log: errw}
 		if err := srv.Serve(ctx, in, out); err != nil {
@@ -112,7 +114,7 @@ func TestLessonTranscript(t *testing.T) {
 // order between streams vary, so it compares the answers and the chunks.
 func TestLessonTranscriptRealProcess(t *testing.T) {
 	exe := buildLab(t)
-	run, err := client.Play(context.Background(), lessonScenario(t), client.Command{Path: exe, Args: []string{"serve", "reader"}}, client.Options{})
+	run, err := client.Play(context.Background(), lessonScenario(t), proc.Command{Path: exe, Args: []string{"serve", "reader"}}, client.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +148,7 @@ func buildLab(t *testing.T) string {
 // TestServerThatNeverReadies shows the bounded wait for the ready line.
 func TestServerThatNeverReadies(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		quiet := client.InProcess(func(ctx context.Context, in io.Reader, out, errw io.Writer) int {
+		quiet := proc.InProcess(func(ctx context.Context, in io.Reader, out, errw io.Writer) int {
 			_, _ = io.Copy(io.Discard, in)
 			return 0
 		})
@@ -166,7 +168,7 @@ func TestServerThatNeverReadies(t *testing.T) {
 // TestServerThatNeverExits shows the bounded wait after stdin closes.
 func TestServerThatNeverExits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		stuck := client.InProcess(func(ctx context.Context, in io.Reader, out, errw io.Writer) int {
+		stuck := proc.InProcess(func(ctx context.Context, in io.Reader, out, errw io.Writer) int {
 			io.WriteString(errw, "ready\n")
 			_, _ = io.Copy(io.Discard, in)
 			<-ctx.Done()
@@ -186,7 +188,7 @@ func TestServerThatNeverExits(t *testing.T) {
 // make the client hang on a write.
 func TestServerThatNeverReads(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		deaf := client.InProcess(func(ctx context.Context, in io.Reader, out, errw io.Writer) int {
+		deaf := proc.InProcess(func(ctx context.Context, in io.Reader, out, errw io.Writer) int {
 			io.WriteString(errw, "ready\n")
 			<-ctx.Done()
 			return 0
@@ -203,7 +205,7 @@ func TestServerThatNeverReads(t *testing.T) {
 
 // flood is a server that never reads its stdin and writes 1 KB lines to
 // stdout until it is stopped.
-func flood() client.InProcess {
+func flood() proc.InProcess {
 	return func(ctx context.Context, in io.Reader, out, errw io.Writer) int {
 		io.WriteString(errw, "ready\n")
 		line := []byte(strings.Repeat("x", 1000) + "\n")

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/lab/scenario"
 	"github.com/mcplab/mcplab/lab/wire"
 )
@@ -44,7 +46,7 @@ func TestReadiness(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			run, err := Play(context.Background(), sc, InProcess(quiet), Options{Ready: tc.ready, ReadyWithin: 50e6})
+			run, err := Play(context.Background(), sc, proc.InProcess(quiet), Options{Ready: tc.ready, ReadyWithin: 50e6})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"testing"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/lab/scenario"
 )
 
@@ -28,7 +30,7 @@ func TestReadinessShown(t *testing.T) {
 	}
 	for name, tc := range map[string]struct {
 		ready Readiness
-		serve ServeFunc
+		serve proc.ServeFunc
 		want  bool
 	}{
 		"probe answered":   {probe, quiet, true},
@@ -39,7 +41,7 @@ func TestReadinessShown(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			run, err := Play(context.Background(), sc, InProcess(tc.serve), Options{Ready: tc.ready, ReadyWithin: 5e9})
+			run, err := Play(context.Background(), sc, proc.InProcess(tc.serve), Options{Ready: tc.ready, ReadyWithin: 5e9})
 			if err != nil {
 				t.Fatal(err)
 			}

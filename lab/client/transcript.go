@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcplab/mcplab/internal/textesc"
+	"github.com/mcplab/mcplab/lab/textesc"
 )
 
 // Line renders the event as one transcript line, as `lab run` prints it:

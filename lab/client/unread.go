@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/lab/scenario"
 )
 
@@ -69,7 +71,7 @@ func (pl *player) untouched() bool {
 	if pl.tookInput || pl.written == 0 || !pl.saidReady {
 		return false
 	}
-	b, ok := pl.p.(StdinBacklogger)
+	b, ok := pl.p.(proc.StdinBacklogger)
 	if !ok {
 		pl.tookInput = true
 		return false
@@ -96,7 +98,7 @@ func (pl *player) deafTimer() (<-chan time.Time, func()) {
 	if pl.written == 0 || pl.tookInput || !pl.saidReady {
 		return nil, func() {}
 	}
-	if _, ok := pl.p.(StdinBacklogger); !ok {
+	if _, ok := pl.p.(proc.StdinBacklogger); !ok {
 		return nil, func() {}
 	}
 	t := time.NewTimer(max(time.Until(pl.readBy()), 0))

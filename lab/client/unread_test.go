@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/scenario"
 )
@@ -33,7 +35,7 @@ func TestServerThatReadsNothingIsNotWaitedFor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deaf := client.Command{Path: "sh", Args: []string{"-c", "echo ready >&2; exec sleep 600"}}
+	deaf := proc.Command{Path: "sh", Args: []string{"-c", "echo ready >&2; exec sleep 600"}}
 	started := time.Now()
 	run, err := client.Play(context.Background(), sc, deaf, client.Options{TimeScale: 0.25, ExitWithin: 10 * time.Minute})
 	if err != nil {
@@ -74,7 +76,7 @@ func TestServerThatReadsIsGivenTheExitDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reads := client.Command{Path: "sh", Args: []string{"-c", "echo ready >&2; while IFS= read -r l; do :; done; exec sleep 600"}}
+	reads := proc.Command{Path: "sh", Args: []string{"-c", "echo ready >&2; while IFS= read -r l; do :; done; exec sleep 600"}}
 	// The read deadline is 20 s; the exit deadline 1 s.
 	run, err := client.Play(context.Background(), sc, reads, client.Options{TimeScale: 10, ExitWithin: 100 * time.Millisecond})
 	if err != nil {
@@ -94,7 +96,7 @@ func TestServerThatSaysNothingIsGivenTheExitDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deaf := client.Command{Path: "sh", Args: []string{"-c", "exec sleep 600"}}
+	deaf := proc.Command{Path: "sh", Args: []string{"-c", "exec sleep 600"}}
 	// The read deadline is 500ms; the exit deadline 1 s.
 	run, err := client.Play(context.Background(), sc, deaf, client.Options{Ready: client.Readiness{None: true}, TimeScale: 0.25, ExitWithin: 4 * time.Second})
 	if err != nil {
@@ -112,7 +114,7 @@ func TestServerThatSaysNothingIsGivenTheExitDeadline(t *testing.T) {
 // to the end, answers nothing and never exits.
 func TestExitDeadlineFitsWhatIsDue(t *testing.T) {
 	t.Parallel()
-	reads := client.Command{Path: "sh", Args: []string{"-c", "while IFS= read -r l; do :; done; exec sleep 600"}}
+	reads := proc.Command{Path: "sh", Args: []string{"-c", "while IFS= read -r l; do :; done; exec sleep 600"}}
 	for name, c := range map[string]struct{ steps, want string }{
 		"nothing due": {"at 0ms send note\nat 10ms close\n", "the server was still running 1s after its stdin closed"},
 		"an answer due": {"at 0ms send note\nat 0ms send ping\nat 10ms close early\n",

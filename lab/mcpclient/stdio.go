@@ -12,7 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -164,8 +165,8 @@ func (c *streamConn) read(r io.Reader, maxLine int, end func(error)) {
 // cannot be started fails Connect at once; one that exits fails every
 // waiting request at once.
 type Command struct {
-	// Starter starts the program: a client.Command, or a sandbox.
-	Starter client.Starter
+	// Starter starts the program: a proc.Command, or a sandbox.
+	Starter proc.Starter
 	// Log receives each line the server writes to stderr; nil drops them.
 	Log func(line string)
 	// Grace is how long Close waits for the server to exit on its own;
@@ -220,11 +221,11 @@ func (t Command) Connect(ctx context.Context, r Receiver) (Conn, error) {
 // processConn is a streamConn to a server process the client started.
 type processConn struct {
 	*streamConn
-	p         client.Process
+	p         proc.Process
 	grace     time.Duration
 	stderr    *tailLog
 	exited    chan struct{}
-	exit      client.Exit
+	exit      proc.Exit
 	closeOnce sync.Once
 	// stderrDone is closed once every stderr line has gone to Log.
 	stderrDone chan struct{}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/proc"
 )
 
 // The test binary doubles as the servers of the stdio tests: with
@@ -57,7 +57,7 @@ func startFake(t *testing.T, mode string, log func(string)) (*Client, *processCo
 		t.Fatal(err)
 	}
 	tr := Command{
-		Starter: client.Command{Path: exe, Env: append(os.Environ(), "MCPCLIENT_FAKE_SERVER="+mode)},
+		Starter: proc.Command{Path: exe, Env: append(os.Environ(), "MCPCLIENT_FAKE_SERVER="+mode)},
 		Log:     log,
 		Grace:   patience,
 	}
@@ -134,7 +134,7 @@ func TestProcessDeathFailsWaiting(t *testing.T) {
 
 // A program that cannot start fails Connect itself, not a later request.
 func TestProcessStartFailure(t *testing.T) {
-	_, err := Connect(context.Background(), Command{Starter: client.Command{Path: "/no/such/server"}}, Options{})
+	_, err := Connect(context.Background(), Command{Starter: proc.Command{Path: "/no/such/server"}}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "could not be started") {
 		t.Fatalf("got %v", err)
 	}

@@ -18,7 +18,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/lab/mcp"
 	"github.com/mcplab/mcplab/lab/mcpclient"
 )
@@ -168,7 +169,7 @@ func (h *Host) discover(ctx context.Context, m *mounted) (tools []mcp.Tool, err 
 		t = &mcpclient.HTTP{URL: m.cfg.URL}
 	} else {
 		t = mcpclient.Command{
-			Starter: client.Command{Path: m.cfg.Command, Args: m.cfg.Args},
+			Starter: proc.Command{Path: m.cfg.Command, Args: m.cfg.Args},
 			Log:     func(line string) { h.log(alias, "stderr: "+line) },
 			Grace:   h.opts.StopGrace,
 		}

@@ -10,7 +10,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/proc"
 )
 
 // PieceSize is the largest piece Pieces writes at once: one page, the
@@ -68,14 +68,14 @@ func (w *Pieces) wait() {
 // pipe whose backlog it can see.
 func (w *Pieces) drained() bool {
 	if f, ok := w.W.(*os.File); ok {
-		if _, err := client.PipeBacklog(f); err == nil {
+		if _, err := proc.PipeBacklog(f); err == nil {
 			wait := w.MaxWait
 			if wait <= 0 {
 				wait = time.Second
 			}
 			deadline := time.Now().Add(wait)
 			for time.Now().Before(deadline) {
-				if n, err := client.PipeBacklog(f); err != nil || n == 0 {
+				if n, err := proc.PipeBacklog(f); err != nil || n == 0 {
 					return true
 				}
 				time.Sleep(time.Millisecond)

@@ -11,9 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/capture"
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/helpdesk"
 	"github.com/mcplab/mcplab/lab/scenario"
 	"github.com/mcplab/mcplab/lab/schema"
@@ -23,7 +24,7 @@ var update = flag.Bool("update", false, "rewrite sessions/ from a fresh recordin
 
 // helpdeskInProcess is what `lab serve helpdesk` runs, over this lesson's
 // data, inside the test process.
-func helpdeskInProcess(t *testing.T) client.InProcess {
+func helpdeskInProcess(t *testing.T) proc.InProcess {
 	data, err := helpdesk.LoadData(os.DirFS("data"))
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/chromedp/cdproto/cdp"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
@@ -24,7 +26,6 @@ import (
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/report"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // pageWithin bounds everything done with one page: loading it, the checks,
@@ -100,7 +101,7 @@ func gradeAll(t *testing.T) []*graded {
 	if err := os.WriteFile(hostile, []byte(hostileServer), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := func(path string, args ...string) client.Command { return client.Command{Path: path, Args: args} }
+	cmd := func(path string, args ...string) proc.Command { return proc.Command{Path: path, Args: args} }
 	runs := []*graded{
 		{name: "lesson1-banner", opts: grading.Options{Lesson: 1, Starter: cmd(paths["student"], "-mistake", "banner")}},
 		{name: "lesson1-chunk-as-line", opts: grading.Options{Lesson: 1, Starter: cmd(paths["student"], "-mistake", "chunk-as-line")}},

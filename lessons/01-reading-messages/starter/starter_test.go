@@ -26,8 +26,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 var update = flag.Bool("update", false, "rewrite the score tables of the starters' READMEs and of the teacher key from this run's grades")
@@ -51,11 +52,11 @@ var languages = []language{
 
 // command returns the command that starts the starter copied into dir,
 // building it first when it is the Go one.
-func (l language) command(t *testing.T, dir string) client.Command {
+func (l language) command(t *testing.T, dir string) proc.Command {
 	if l.tool == "" {
 		return goBuild(t, dir)
 	}
-	return client.Command{Path: l.interpreter(t), Args: []string{l.source}, Dir: dir}
+	return proc.Command{Path: l.interpreter(t), Args: []string{l.source}, Dir: dir}
 }
 
 // interpreter finds the starter's interpreter on PATH, or skips the test,
@@ -93,7 +94,7 @@ func (l language) interpreter(t *testing.T) string {
 
 // goBuild builds the Go starter in dir as a module of its own, like a
 // student who copied its folder.
-func goBuild(t *testing.T, dir string) client.Command {
+func goBuild(t *testing.T, dir string) proc.Command {
 	src, err := os.ReadFile(filepath.Join(dir, "main.go"))
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +109,7 @@ func goBuild(t *testing.T, dir string) client.Command {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the Go starter: %v\n%s", err, out)
 	}
-	return client.Command{Path: exe, Dir: dir}
+	return proc.Command{Path: exe, Dir: dir}
 }
 
 // A stage is one TODO's solution, kept as a unified diff that applies to the

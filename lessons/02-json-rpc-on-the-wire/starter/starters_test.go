@@ -17,8 +17,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 // A language is one starter: its folder and how to start it.
@@ -37,7 +38,7 @@ var languages = []language{
 // command returns the command that starts the starter in dir, run from
 // dir, building it first when it is the Go one. It skips the test when the
 // language's tool is missing: CI has go, python3 and node.
-func (l language) command(t *testing.T, dir string) client.Command {
+func (l language) command(t *testing.T, dir string) proc.Command {
 	t.Helper()
 	if l.tool == "" {
 		bin := filepath.Join(t.TempDir(), "starter")
@@ -46,7 +47,7 @@ func (l language) command(t *testing.T, dir string) client.Command {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("building the Go starter: %v\n%s", err, out)
 		}
-		return client.Command{Path: bin, Dir: dir}
+		return proc.Command{Path: bin, Dir: dir}
 	}
 	path, err := exec.LookPath(l.tool)
 	if err != nil {
@@ -62,7 +63,7 @@ func (l language) command(t *testing.T, dir string) client.Command {
 			t.Skipf("node is v%s; the JavaScript starter needs Node 18 or later", v)
 		}
 	}
-	return client.Command{Path: path, Args: []string{l.source}, Dir: dir}
+	return proc.Command{Path: path, Args: []string{l.source}, Dir: dir}
 }
 
 // timeScale stretches the grader's deadlines. This test is about which

@@ -13,8 +13,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/lab/proc"
+
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 )
 
 func TestMain(m *testing.M) {
@@ -164,7 +165,7 @@ func (l language) grade(parts int) (*grading.Result, string, error) {
 	}
 	res, err := grading.Grade(context.Background(), grading.Options{
 		Lesson:    3,
-		Starter:   client.Command{Path: s.argv[0], Args: s.argv[1:], Dir: s.dir},
+		Starter:   proc.Command{Path: s.argv[0], Args: s.argv[1:], Dir: s.dir},
 		Relay:     []string{relay, "relay"},
 		TimeScale: timeScale,
 	})

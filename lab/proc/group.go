@@ -1,4 +1,4 @@
-package client
+package proc
 
 // group ends a started program together with everything it started: a
 // process group where the system has them (startGroup in group_unix.go), a

@@ -1,6 +1,6 @@
 //go:build unix
 
-package client_test
+package proc_test
 
 import (
 	"bufio"
@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/proc"
 )
 
 // readWithin reads r to its end, failing the test if that has not happened
@@ -49,7 +49,7 @@ func firstPid(t *testing.T, br *bufio.Reader) int {
 // before, it runs on until Kill.
 func TestProcessEndGroup(t *testing.T) {
 	script := `sleep 3600 & echo $! >&2; exit 0`
-	p, err := client.Command{Path: "sh", Args: []string{"-c", script}, EndGroup: true}.Start(context.Background())
+	p, err := proc.Command{Path: "sh", Args: []string{"-c", script}, EndGroup: true}.Start(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestProcessEndGroup(t *testing.T) {
 	}
 	readWithin(t, br, 60*time.Second) // the sleep is dead: it held stderr
 
-	q, err := client.Command{Path: "sh", Args: []string{"-c", script}}.Start(context.Background())
+	q, err := proc.Command{Path: "sh", Args: []string{"-c", script}}.Start(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,13 +105,13 @@ func TestProcessOrphansKilled(t *testing.T) {
 
 // orphansHelper prints the daemon's pid and how many KillAll ended.
 func orphansHelper() {
-	o, err := client.AdoptOrphans()
+	o, err := proc.AdoptOrphans()
 	if err != nil {
 		os.Exit(3)
 	}
 	script := `setsid sh -c 'echo daemon $$; exec sleep 3600' </dev/null 2>/dev/null &
 sleep 3600 </dev/null 2>/dev/null & echo grouped $!`
-	p, err := client.Command{Path: "sh", Args: []string{"-c", script}}.Start(context.Background())
+	p, err := proc.Command{Path: "sh", Args: []string{"-c", script}}.Start(context.Background())
 	if err != nil {
 		os.Exit(3)
 	}

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package client
+package proc
 
 // endGroupOnExit does nothing where waitid cannot wait without reaping:
 // Start kills the group just after the program is reaped instead.

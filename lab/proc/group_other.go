@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package client
+package proc
 
 import "os/exec"
 

@@ -1,4 +1,4 @@
-package client
+package proc
 
 import (
 	"context"
@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-
-	"github.com/mcplab/mcplab/internal/proc"
 )
 
 // Process is a running server under test: its three streams, and its end.
@@ -148,7 +146,7 @@ func (c Command) Start(ctx context.Context) (Process, error) {
 		for _, f := range []io.Closer{inR, outR, outW, errR, errW, stdin} {
 			f.Close()
 		}
-		return nil, fmt.Errorf("starting %s: %w", c.Path, proc.ExecError(c.execPath(), err))
+		return nil, fmt.Errorf("starting %s: %w", c.Path, ExecError(c.execPath(), err))
 	}
 	p.group = g
 	for _, w := range closers {
@@ -169,7 +167,7 @@ func (c Command) Start(ctx context.Context) (Process, error) {
 		p.exit = exit
 		close(p.done)
 	}()
-	proc.KillOnCancel(ctx, p.done, p.Kill)
+	KillOnCancel(ctx, p.done, p.Kill)
 	return p, nil
 }
 
@@ -215,12 +213,12 @@ func (p *localProcess) CloseOutput() {
 }
 
 func exitOf(st *os.ProcessState, err error) Exit {
-	s := proc.StatusOf(st, err)
+	s := StatusOf(st, err)
 	return Exit{Code: s.Code, Signal: s.Signal, Err: s.Err}
 }
 
-// outputCloser is a Process that can release its output streams early.
-type outputCloser interface{ CloseOutput() }
+// OutputCloser is a Process that can release its output streams early.
+type OutputCloser interface{ CloseOutput() }
 
 // StdinBacklogger is a Process that can tell how much of what was written to
 // its stdin it has not read yet. The client uses it to let the server read

@@ -1,6 +1,10 @@
-// Package proc holds what every way of running a server under test shares:
-// stopping it when its context ends, reading how it ended, and waiting for
-// the last of its output without waiting forever.
+// Package proc runs a program under test as a process, and nothing else:
+// the Process and Starter abstraction (a local Command in its own process
+// group, an in-process ServeFunc), how a process ended (Exit), ending what
+// it started (groups, orphans), its stdin backlog, and what every way of
+// running a program shares: stopping it when its context ends, explaining
+// an exec that failed, and waiting for the last of its output without
+// waiting forever.
 package proc
 
 import (
