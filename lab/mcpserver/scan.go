@@ -169,19 +169,12 @@ func scanNumber(b []byte, i int) int {
 	case i < len(b) && b[i] == '0':
 		i++
 	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
+		i = scanDigits(b, i)
 	default:
 		return -1
 	}
 	if i < len(b) && b[i] == '.' {
-		i++
-		start := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == start {
+		if i = scanDigits(b, i+1); i < 0 {
 			return -1
 		}
 	}
@@ -190,13 +183,22 @@ func scanNumber(b []byte, i int) int {
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		start := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == start {
+		if i = scanDigits(b, i); i < 0 {
 			return -1
 		}
+	}
+	return i
+}
+
+// scanDigits returns the end of the run of digits that starts at i, or -1
+// when no digit stands there.
+func scanDigits(b []byte, i int) int {
+	start := i
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	if i == start {
+		return -1
 	}
 	return i
 }
