@@ -154,27 +154,28 @@ func New(data *Data) *mcpserver.Server {
 	for id, c := range data.Customers {
 		customers[id] = customerResult(c)
 	}
-	s.AddTool(GetTicket, mcpserver.ToolFunc(func(_ context.Context, _ *mcpserver.Request, args json.RawMessage) (*mcp.CallToolResult, error) {
-		id, bad := stringArg(args, "get_ticket", "ticket_id", "2318")
-		if bad != nil {
-			return bad, nil
-		}
-		if r, ok := tickets[id]; ok {
-			return r, nil
-		}
-		return mcp.ToolError("There is no ticket %q. Ticket numbers are digits only, such as \"2318\"; check the number with the customer.", id), nil
-	}))
-	s.AddTool(GetCustomer, mcpserver.ToolFunc(func(_ context.Context, _ *mcpserver.Request, args json.RawMessage) (*mcp.CallToolResult, error) {
-		id, bad := stringArg(args, "get_customer", "customer_id", "C-104")
-		if bad != nil {
-			return bad, nil
-		}
-		if r, ok := customers[id]; ok {
-			return r, nil
-		}
-		return mcp.ToolError("There is no customer %q. Customer ids look like \"C-104\"; a ticket names its customer.", id), nil
-	}))
+	s.AddTool(GetTicket, lookup(tickets, "get_ticket", "ticket_id", "2318",
+		"There is no ticket %q. Ticket numbers are digits only, such as \"2318\"; check the number with the customer."))
+	s.AddTool(GetCustomer, lookup(customers, "get_customer", "customer_id", "C-104",
+		"There is no customer %q. Customer ids look like \"C-104\"; a ticket names its customer."))
 	return s
+}
+
+// lookup is a tool that answers with the result built ahead for the id
+// its string argument arg names (example shows one, for the error a bad
+// argument gets), or with the tool error notFound (a format of one %q,
+// the id) for an id it does not know.
+func lookup(results map[string]*mcp.CallToolResult, tool, arg, example, notFound string) mcpserver.ToolFunc {
+	return func(_ context.Context, _ *mcpserver.Request, args json.RawMessage) (*mcp.CallToolResult, error) {
+		id, bad := stringArg(args, tool, arg, example)
+		if bad != nil {
+			return bad, nil
+		}
+		if r, ok := results[id]; ok {
+			return r, nil
+		}
+		return mcp.ToolError(notFound, id), nil
+	}
 }
 
 // ticketResult is get_ticket's answer for one ticket: a summary to read and
