@@ -248,114 +248,142 @@ func platformRules(t testing.TB, what, format string, doc []byte, r *grading.Res
 	t.Helper()
 	switch format {
 	case FormatGradescope:
-		var gs struct {
-			Score *float64 `json:"score"`
-		}
-		if err := json.Unmarshal(doc, &gs); err != nil {
-			t.Errorf("%s: %v", what, err)
-			return
-		}
-		gsTests := gradescopeTests(t, what, doc)
-		var sum, maxSum float64
-		for i, tc := range gsTests {
-			if tc.Score > tc.MaxScore {
-				t.Errorf("%s: test %d scores %v of %v", what, i+1, tc.Score, tc.MaxScore)
-			}
-			passed := tc.Score == tc.MaxScore && (r == nil || i < len(r.Checks) && r.Checks[i].Status == grading.StatusPass)
-			if (tc.Status == "passed") != passed {
-				t.Errorf("%s: test %d is %s with %v of %v points", what, i+1, tc.Status, tc.Score, tc.MaxScore)
-			}
-			sum, maxSum = sum+tc.Score, maxSum+tc.MaxScore
-		}
-		if r == nil {
-			return
-		}
-		if !r.Gradable {
-			// No score and no tests: Gradescope then records no grade, rather than a zero.
-			if gs.Score != nil || len(gsTests) != 0 {
-				t.Errorf("%s: an ungradable run has score %v and %d tests; want neither, so that Gradescope records no grade", what, gs.Score, len(gsTests))
-			}
-			return
-		}
-		// A top-level score overrides the tests' sum: they must agree.
-		if gs.Score == nil || *gs.Score != sum || *gs.Score != float64(r.Score) || maxSum != float64(r.MaxScore) || len(gsTests) != len(r.Checks) {
-			t.Errorf("%s: score %v, tests summing to %v of %v in %d tests; want %d of %d in %d", what, gs.Score, sum, maxSum, len(gsTests), r.Score, r.MaxScore, len(r.Checks))
-		}
+		gradescopeRules(t, what, doc, r)
 	case FormatPrairieLearn:
-		var pl plShape
-		if err := json.Unmarshal(doc, &pl); err != nil {
-			t.Errorf("%s: %v", what, err)
-			return
-		}
-		var pts, maxPts int
-		for _, tc := range pl.Tests {
-			if tc.Points > tc.MaxPoints {
-				t.Errorf("%s: test %s has %d of %d points", what, tc.Name, tc.Points, tc.MaxPoints)
-			}
-			pts, maxPts = pts+tc.Points, maxPts+tc.MaxPoints
-		}
-		if r == nil {
-			return
-		}
-		if pl.Gradable != r.Gradable {
-			t.Errorf("%s: gradable %v, want %v", what, pl.Gradable, r.Gradable)
-		}
-		if r.Gradable && (pl.Score == nil || *pl.Score != fraction(r) || pts != r.Score || maxPts != r.MaxScore) {
-			t.Errorf("%s: score %v, tests %d of %d points; want %v, %d of %d", what, pl.Score, pts, maxPts, fraction(r), r.Score, r.MaxScore)
-		}
-		if !r.Gradable && (pl.Score != nil || len(pl.FormatErrors) == 0) {
-			t.Errorf("%s: an ungradable run has score %v and format_errors %q; want no score (no attempt used) and the problem", what, pl.Score, pl.FormatErrors)
-		}
+		prairieLearnRules(t, what, doc, r)
 	case FormatExercism:
-		var ex exShape
-		if err := json.Unmarshal(doc, &ex); err != nil {
-			t.Errorf("%s: %v", what, err)
-			return
-		}
-		var statuses []string
-		for _, tc := range ex.Tests {
-			statuses = append(statuses, tc.Status)
-			if n := utf8.RuneCountInString(tc.Output); n > 500 {
-				t.Errorf("%s: test %q has an output of %d characters; Exercism takes 500", what, tc.Name, n)
-			}
-		}
-		allPass := !slices.ContainsFunc(statuses, func(s string) bool { return s != "pass" })
-		switch ex.Status {
-		case "pass":
-			if !allPass {
-				t.Errorf("%s: status pass with tests %v", what, statuses)
-			}
-		case "fail":
-			if allPass {
-				t.Errorf("%s: status fail, but every test passed", what)
-			}
-		case "error":
-			if ex.Message == nil || *ex.Message == "" {
-				t.Errorf("%s: status error without a message", what)
-			}
-		}
-		if len(doc) > exercismLimit {
-			t.Errorf("%s: %d bytes; Exercism takes %d", what, len(doc), exercismLimit)
-		}
-		if r != nil && (ex.Status == "error") != !r.Gradable {
-			t.Errorf("%s: status %s for a run whose gradable is %v", what, ex.Status, r.Gradable)
-		}
+		exercismRules(t, what, doc, r)
 	case FormatJSON:
-		var got grading.Result
-		if err := json.Unmarshal(doc, &got); err != nil {
-			t.Errorf("%s: %v", what, err)
-			return
+		jsonReportRules(t, what, doc, r)
+	}
+}
+
+// gradescopeRules checks Gradescope's results.json: each test's status
+// agrees with its points, and the score with the tests and the run.
+func gradescopeRules(t testing.TB, what string, doc []byte, r *grading.Result) {
+	t.Helper()
+	var gs struct {
+		Score *float64 `json:"score"`
+	}
+	if err := json.Unmarshal(doc, &gs); err != nil {
+		t.Errorf("%s: %v", what, err)
+		return
+	}
+	gsTests := gradescopeTests(t, what, doc)
+	var sum, maxSum float64
+	for i, tc := range gsTests {
+		if tc.Score > tc.MaxScore {
+			t.Errorf("%s: test %d scores %v of %v", what, i+1, tc.Score, tc.MaxScore)
 		}
-		var pts, maxPts int
-		for _, c := range got.Checks {
-			if c.Points > c.MaxPoints || (c.Status != grading.StatusPass && c.Points != 0) {
-				t.Errorf("%s: check %s is %s with %d of %d points", what, c.ID, c.Status, c.Points, c.MaxPoints)
-			}
-			pts, maxPts = pts+c.Points, maxPts+c.MaxPoints
+		passed := tc.Score == tc.MaxScore && (r == nil || i < len(r.Checks) && r.Checks[i].Status == grading.StatusPass)
+		if (tc.Status == "passed") != passed {
+			t.Errorf("%s: test %d is %s with %v of %v points", what, i+1, tc.Status, tc.Score, tc.MaxScore)
 		}
-		if got.Score != pts || got.MaxScore != maxPts {
-			t.Errorf("%s: score %d of %d, but the checks add up to %d of %d", what, got.Score, got.MaxScore, pts, maxPts)
+		sum, maxSum = sum+tc.Score, maxSum+tc.MaxScore
+	}
+	if r == nil {
+		return
+	}
+	if !r.Gradable {
+		// No score and no tests: Gradescope then records no grade, rather than a zero.
+		if gs.Score != nil || len(gsTests) != 0 {
+			t.Errorf("%s: an ungradable run has score %v and %d tests; want neither, so that Gradescope records no grade", what, gs.Score, len(gsTests))
 		}
+		return
+	}
+	// A top-level score overrides the tests' sum: they must agree.
+	if gs.Score == nil || *gs.Score != sum || *gs.Score != float64(r.Score) || maxSum != float64(r.MaxScore) || len(gsTests) != len(r.Checks) {
+		t.Errorf("%s: score %v, tests summing to %v of %v in %d tests; want %d of %d in %d", what, gs.Score, sum, maxSum, len(gsTests), r.Score, r.MaxScore, len(r.Checks))
+	}
+}
+
+// prairieLearnRules checks PrairieLearn's results.json: points within
+// bounds, the score and gradable as the run says.
+func prairieLearnRules(t testing.TB, what string, doc []byte, r *grading.Result) {
+	t.Helper()
+	var pl plShape
+	if err := json.Unmarshal(doc, &pl); err != nil {
+		t.Errorf("%s: %v", what, err)
+		return
+	}
+	var pts, maxPts int
+	for _, tc := range pl.Tests {
+		if tc.Points > tc.MaxPoints {
+			t.Errorf("%s: test %s has %d of %d points", what, tc.Name, tc.Points, tc.MaxPoints)
+		}
+		pts, maxPts = pts+tc.Points, maxPts+tc.MaxPoints
+	}
+	if r == nil {
+		return
+	}
+	if pl.Gradable != r.Gradable {
+		t.Errorf("%s: gradable %v, want %v", what, pl.Gradable, r.Gradable)
+	}
+	if r.Gradable && (pl.Score == nil || *pl.Score != fraction(r) || pts != r.Score || maxPts != r.MaxScore) {
+		t.Errorf("%s: score %v, tests %d of %d points; want %v, %d of %d", what, pl.Score, pts, maxPts, fraction(r), r.Score, r.MaxScore)
+	}
+	if !r.Gradable && (pl.Score != nil || len(pl.FormatErrors) == 0) {
+		t.Errorf("%s: an ungradable run has score %v and format_errors %q; want no score (no attempt used) and the problem", what, pl.Score, pl.FormatErrors)
+	}
+}
+
+// exercismRules checks Exercism's results.json: the status agrees with the
+// tests, outputs and size within Exercism's limits.
+func exercismRules(t testing.TB, what string, doc []byte, r *grading.Result) {
+	t.Helper()
+	var ex exShape
+	if err := json.Unmarshal(doc, &ex); err != nil {
+		t.Errorf("%s: %v", what, err)
+		return
+	}
+	var statuses []string
+	for _, tc := range ex.Tests {
+		statuses = append(statuses, tc.Status)
+		if n := utf8.RuneCountInString(tc.Output); n > 500 {
+			t.Errorf("%s: test %q has an output of %d characters; Exercism takes 500", what, tc.Name, n)
+		}
+	}
+	allPass := !slices.ContainsFunc(statuses, func(s string) bool { return s != "pass" })
+	switch ex.Status {
+	case "pass":
+		if !allPass {
+			t.Errorf("%s: status pass with tests %v", what, statuses)
+		}
+	case "fail":
+		if allPass {
+			t.Errorf("%s: status fail, but every test passed", what)
+		}
+	case "error":
+		if ex.Message == nil || *ex.Message == "" {
+			t.Errorf("%s: status error without a message", what)
+		}
+	}
+	if len(doc) > exercismLimit {
+		t.Errorf("%s: %d bytes; Exercism takes %d", what, len(doc), exercismLimit)
+	}
+	if r != nil && (ex.Status == "error") != !r.Gradable {
+		t.Errorf("%s: status %s for a run whose gradable is %v", what, ex.Status, r.Gradable)
+	}
+}
+
+// jsonReportRules checks the JSON report: each check's points within
+// bounds and the score their sum (r is not needed).
+func jsonReportRules(t testing.TB, what string, doc []byte, r *grading.Result) {
+	t.Helper()
+	var got grading.Result
+	if err := json.Unmarshal(doc, &got); err != nil {
+		t.Errorf("%s: %v", what, err)
+		return
+	}
+	var pts, maxPts int
+	for _, c := range got.Checks {
+		if c.Points > c.MaxPoints || (c.Status != grading.StatusPass && c.Points != 0) {
+			t.Errorf("%s: check %s is %s with %d of %d points", what, c.ID, c.Status, c.Points, c.MaxPoints)
+		}
+		pts, maxPts = pts+c.Points, maxPts+c.MaxPoints
+	}
+	if got.Score != pts || got.MaxScore != maxPts {
+		t.Errorf("%s: score %d of %d, but the checks add up to %d of %d", what, got.Score, got.MaxScore, pts, maxPts)
 	}
 }
 
