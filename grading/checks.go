@@ -3,9 +3,9 @@ package grading
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lessons"
 )
 
 // Check is one entry of a lesson's check catalogue (its grading/checks.txtar).
@@ -15,8 +15,12 @@ type Check struct {
 	Points int
 	// Rule names the rule a failure breaks; Fix says how to mend it.
 	Rule, Fix string
-	// Derived checks are judged from the traffic of every scenario rather
-	// than from tagged expected answers.
+	// Judge names the judge that works a derived check out from the
+	// traffic of every scenario, rather than from tagged expected answers,
+	// with Params its parameters (see Judges); "" for a tagged check.
+	Judge  string
+	Params map[string]string
+	// Derived is true for a check with a judge.
 	Derived bool
 }
 
@@ -33,8 +37,10 @@ const (
 )
 
 // ParseChecks reads a check catalogue: a txtar archive with one file per
-// check, named by its id, holding "title:", "points:", "rule:", "fix:" and
-// optionally "derived: yes" lines.
+// check, named by its id, holding "title:", "points:", "rule:", "fix:" and,
+// for a derived check, "judge: NAME key=value ..." lines. It reads the
+// judge lines only: whether a lesson kind has the judges they name is
+// Judges.Check's to say.
 func ParseChecks(data []byte) ([]Check, error) {
 	sc, err := scenario.ParseArchive(data)
 	if err != nil {
@@ -48,17 +54,12 @@ func ParseChecks(data []byte) ([]Check, error) {
 		}
 		seen[f.Name] = true
 		c := Check{ID: f.Name}
-		for i, line := range strings.Split(string(f.Data), "\n") {
-			line = strings.TrimSpace(line)
-			if line == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			key, val, ok := strings.Cut(line, ":")
-			if !ok {
+		for _, kv := range lessons.KeyValues(f.Data) {
+			i, key, val := kv.Line-1, kv.Key, kv.Value
+			if !kv.OK {
 				return nil, fmt.Errorf("check %s, line %d: want \"key: value\"", f.Name, i+1)
 			}
-			val = strings.TrimSpace(val)
-			switch strings.TrimSpace(key) {
+			switch key {
 			case "title":
 				c.Title = val
 			case "points":
@@ -73,14 +74,23 @@ func ParseChecks(data []byte) ([]Check, error) {
 				c.Fix = val
 			case "derived":
 				c.Derived = val == "yes"
+			case "judge":
+				if c.Judge != "" {
+					return nil, fmt.Errorf("check %s, line %d: a second \"judge:\" line; a check has one judge", f.Name, i+1)
+				}
+				name, params, err := parseJudgeLine(val)
+				if err != nil {
+					return nil, fmt.Errorf("check %s, line %d: %w", f.Name, i+1, err)
+				}
+				c.Judge, c.Params, c.Derived = name, params, true
 			default:
-				return nil, fmt.Errorf("check %s, line %d: unknown key %q (want title, points, rule, fix, derived)", f.Name, i+1, key)
+				return nil, fmt.Errorf("check %s, line %d: unknown key %q (want title, points, rule, fix, judge)", f.Name, i+1, key)
 			}
 		}
 		if c.Title == "" {
 			return nil, fmt.Errorf("check %s has no title", f.Name)
 		}
-		if c.Derived && !knownDerived(c.ID) {
+		if c.Derived && c.Judge == "" && !knownDerived(c.ID) {
 			return nil, fmt.Errorf("check %s is marked derived, but the grader knows no derived check of that id", f.Name)
 		}
 		out = append(out, c)
