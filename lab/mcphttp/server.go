@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/mcplab/mcplab/lab/connlimit"
 )
 
 // The default bounds on an HTTP server's connections and headers, as
@@ -54,17 +56,11 @@ type limitListener struct {
 
 // Accept waits for a free slot, then for a connection.
 func (l *limitListener) Accept() (net.Conn, error) {
-	select {
-	case l.slots <- struct{}{}:
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-	c, err := l.Listener.Accept()
+	c, free, err := connlimit.Accept(l.Listener, l.slots, l.done)
 	if err != nil {
-		<-l.slots
 		return nil, err
 	}
-	return &limitConn{Conn: c, free: func() { <-l.slots }}, nil
+	return &limitConn{Conn: c, free: free}, nil
 }
 
 // Close closes the listener and ends a wait for a slot.

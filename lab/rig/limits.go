@@ -10,6 +10,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/mcplab/mcplab/lab/connlimit"
 )
 
 // The bounds a rig holds a client to, so that a client that floods its
@@ -58,17 +60,11 @@ type limitListener struct {
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
-	select {
-	case l.slots <- struct{}{}:
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-	c, err := l.Listener.Accept()
+	c, free, err := connlimit.Accept(l.Listener, l.slots, l.done)
 	if err != nil {
-		<-l.slots
 		return nil, err
 	}
-	return &limitConn{Conn: c, release: sync.OnceFunc(func() { <-l.slots })}, nil
+	return &limitConn{Conn: c, release: sync.OnceFunc(free)}, nil
 }
 
 // limitConn gives its slot back once closed.

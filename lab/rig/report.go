@@ -164,11 +164,7 @@ func parseReport(b []byte) Report {
 func (l *ReportListener) Ping(ctx context.Context, within time.Duration) bool {
 	timer := time.NewTimer(within)
 	defer timer.Stop()
-	select {
-	case <-l.taken:
-	case <-timer.C:
-		return false
-	case <-ctx.Done():
+	if !closedBefore(ctx, l.taken, timer.C) {
 		return false
 	}
 	l.mu.Lock()
@@ -211,16 +207,24 @@ func (l *ReportListener) reported() bool {
 func (l *ReportListener) Wait(ctx context.Context, within time.Duration) Report {
 	timer := time.NewTimer(within)
 	defer timer.Stop()
-	select {
-	case <-l.done:
-	case <-timer.C:
-	case <-ctx.Done():
-	}
+	closedBefore(ctx, l.done, timer.C)
 	l.Close()
 	<-l.done
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.report
+}
+
+// closedBefore waits for ch to be closed, and reports whether it was
+// before deadline fired and before ctx ended.
+func closedBefore(ctx context.Context, ch <-chan struct{}, deadline <-chan time.Time) bool {
+	select {
+	case <-ch:
+		return true
+	case <-deadline:
+	case <-ctx.Done():
+	}
+	return false
 }
 
 // Close stops listening and ends the bridge's connection, if any.
