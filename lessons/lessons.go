@@ -65,6 +65,9 @@ type Manifest struct {
 	// Dir is the lesson's folder, such as "01-reading-messages" (empty for a
 	// folder read on its own with ReadManifest).
 	Dir string
+	// fsys holds Dir: the built-in lessons (nil), or the files ReadManifest
+	// read the manifest from, such as a teacher's folder on disk.
+	fsys fs.FS
 }
 
 // ParseManifest reads a manifest: "key: value" lines, # comments. The keys:
@@ -170,7 +173,7 @@ func ReadManifest(fsys fs.FS, dir string) (*Manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path.Join(dir, ManifestFile), err)
 	}
-	m.Dir = dir
+	m.Dir, m.fsys = dir, fsys
 	return m, nil
 }
 
@@ -221,10 +224,10 @@ func Get(n int) (*Manifest, error) {
 	return nil, fmt.Errorf("there is no lesson %d (lessons: %s)", n, strings.Join(have, ", "))
 }
 
-// Read returns one file of a built-in lesson, by its path inside the
-// lesson's folder.
+// Read returns one file of the lesson, by its path inside the lesson's
+// folder.
 func (m *Manifest) Read(name string) ([]byte, error) {
-	b, err := fs.ReadFile(files, path.Join(m.Dir, name))
+	b, err := fs.ReadFile(m.files(), path.Join(m.Dir, name))
 	if err != nil {
 		return nil, fmt.Errorf("lesson %d: %w", m.Number, err)
 	}
