@@ -41,37 +41,71 @@ func ForwarderDLL(name string, exports []Forward) ([]byte, error) {
 	ex := slices.Clone(exports)
 	// The loader looks names up by binary search: the table is sorted.
 	slices.SortFunc(ex, func(a, b Forward) int { return bytes.Compare([]byte(a.Name), []byte(b.Name)) })
+	t, err := layExports(name, ex)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	writeHeaders(&b, t)
+	if b.Len() > fileAlign {
+		return nil, fmt.Errorf("the headers of %s take %d bytes, more than one block", name, b.Len())
+	}
+	b.Write(make([]byte, fileAlign-b.Len()))
+	writeExports(&b, t)
+	b.Write(make([]byte, fileAlign+t.rawLen-b.Len()))
+	return b.Bytes(), nil
+}
+
+// exportTable is the export table of a forwarder DLL as laid out in its
+// one section: where each of its parts starts (RVAs), and its strings.
+type exportTable struct {
+	n                               int // exports
+	funcs, names, ordinals, strings int // RVAs of the three tables and the strings
+	strData                         bytes.Buffer
+	dllName                         uint32   // RVA of the DLL's name
+	funcRVA, nameRVA                []uint32 // RVAs of each forwarder string and name
+	exportLen                       int      // bytes of the whole table
+	rawLen                          int      // exportLen rounded up to a file block
+}
+
+// layExports lays out the export table of the DLL name for the sorted
+// exports ex, refusing an export with no name, no target or a NUL byte,
+// and a table larger than maxSection.
+func layExports(name string, ex []Forward) (*exportTable, error) {
 	n := len(ex)
-	funcs := sectionRVA + exportDirLen
-	names := funcs + 4*n
-	ordinals := names + 4*n
-	strs := ordinals + 2*n
-	var strData bytes.Buffer
+	t := &exportTable{n: n, funcs: sectionRVA + exportDirLen}
+	t.names = t.funcs + 4*n
+	t.ordinals = t.names + 4*n
+	t.strings = t.ordinals + 2*n
 	str := func(s string) uint32 {
-		rva := uint32(strs + strData.Len())
-		strData.WriteString(s)
-		strData.WriteByte(0)
+		rva := uint32(t.strings + t.strData.Len())
+		t.strData.WriteString(s)
+		t.strData.WriteByte(0)
 		return rva
 	}
-	dllName := str(name)
-	funcRVA := make([]uint32, n)
-	nameRVA := make([]uint32, n)
+	t.dllName = str(name)
+	t.funcRVA = make([]uint32, n)
+	t.nameRVA = make([]uint32, n)
 	for i, e := range ex {
 		if e.Name == "" || e.To == "" || bytes.IndexByte([]byte(e.Name+e.To), 0) >= 0 {
 			return nil, fmt.Errorf("export %d of %s: a name and a DLL.function to forward to are needed", i, name)
 		}
-		nameRVA[i] = str(e.Name)
-		funcRVA[i] = str(e.To) // inside the export table: a forwarder
+		t.nameRVA[i] = str(e.Name)
+		t.funcRVA[i] = str(e.To) // inside the export table: a forwarder
 	}
-	exportLen := strs + strData.Len() - sectionRVA
-	if exportLen > maxSection {
-		return nil, fmt.Errorf("the exports of %s take %d bytes, more than the %d this writer lays out", name, exportLen, maxSection)
+	t.exportLen = t.strings + t.strData.Len() - sectionRVA
+	if t.exportLen > maxSection {
+		return nil, fmt.Errorf("the exports of %s take %d bytes, more than the %d this writer lays out", name, t.exportLen, maxSection)
 	}
-	rawLen := (exportLen + fileAlign - 1) / fileAlign * fileAlign
+	t.rawLen = (t.exportLen + fileAlign - 1) / fileAlign * fileAlign
+	return t, nil
+}
 
-	var b bytes.Buffer
+// writeHeaders writes the DOS, COFF, optional (PE32+) and section headers
+// of a DLL whose one section holds the export table t.
+func writeHeaders(b *bytes.Buffer, t *exportTable) {
 	le := binary.LittleEndian
-	w := func(v any) { _ = binary.Write(&b, le, v) }
+	w := func(v any) { _ = binary.Write(b, le, v) }
 	// DOS header: the magic, and where the PE header is.
 	dos := make([]byte, peOffset)
 	copy(dos, "MZ")
@@ -87,57 +121,56 @@ func ForwarderDLL(name string, exports []Forward) ([]byte, error) {
 	w(uint16(optionalSize))    // SizeOfOptionalHeader
 	w(uint16(0x2000 | 0x0022)) // DLL | LARGE_ADDRESS_AWARE | EXECUTABLE_IMAGE
 	// Optional header (PE32+).
-	w(uint16(0x20b))                                                          // Magic
-	w(uint16(0))                                                              // linker version
-	w(uint32(0))                                                              // SizeOfCode
-	w(uint32(rawLen))                                                         // SizeOfInitializedData
-	w(uint32(0))                                                              // SizeOfUninitializedData
-	w(uint32(0))                                                              // AddressOfEntryPoint: none
-	w(uint32(sectionRVA))                                                     // BaseOfCode
-	w(uint64(0x180000000))                                                    // ImageBase
-	w(uint32(sectionAlign))                                                   // SectionAlignment
-	w(uint32(fileAlign))                                                      // FileAlignment
-	w([6]uint16{6, 0, 0, 0, 6, 0})                                            // OS, image and subsystem versions
-	w(uint32(0))                                                              // Win32VersionValue
-	w(uint32(sectionRVA + (rawLen+sectionAlign-1)/sectionAlign*sectionAlign)) // SizeOfImage
-	w(uint32(fileAlign))                                                      // SizeOfHeaders
-	w(uint32(0))                                                              // CheckSum
-	w(uint16(3))                                                              // Subsystem: console
-	w(uint16(0))                                                              // DllCharacteristics
-	w([4]uint64{0x100000, 0x1000, 0x100000, 0x1000})                          // stack and heap sizes
-	w(uint32(0))                                                              // LoaderFlags
-	w(uint32(16))                                                             // NumberOfRvaAndSizes
-	w([2]uint32{sectionRVA, uint32(exportLen)})                               // the export table
+	w(uint16(0x20b))                                                            // Magic
+	w(uint16(0))                                                                // linker version
+	w(uint32(0))                                                                // SizeOfCode
+	w(uint32(t.rawLen))                                                         // SizeOfInitializedData
+	w(uint32(0))                                                                // SizeOfUninitializedData
+	w(uint32(0))                                                                // AddressOfEntryPoint: none
+	w(uint32(sectionRVA))                                                       // BaseOfCode
+	w(uint64(0x180000000))                                                      // ImageBase
+	w(uint32(sectionAlign))                                                     // SectionAlignment
+	w(uint32(fileAlign))                                                        // FileAlignment
+	w([6]uint16{6, 0, 0, 0, 6, 0})                                              // OS, image and subsystem versions
+	w(uint32(0))                                                                // Win32VersionValue
+	w(uint32(sectionRVA + (t.rawLen+sectionAlign-1)/sectionAlign*sectionAlign)) // SizeOfImage
+	w(uint32(fileAlign))                                                        // SizeOfHeaders
+	w(uint32(0))                                                                // CheckSum
+	w(uint16(3))                                                                // Subsystem: console
+	w(uint16(0))                                                                // DllCharacteristics
+	w([4]uint64{0x100000, 0x1000, 0x100000, 0x1000})                            // stack and heap sizes
+	w(uint32(0))                                                                // LoaderFlags
+	w(uint32(16))                                                               // NumberOfRvaAndSizes
+	w([2]uint32{sectionRVA, uint32(t.exportLen)})                               // the export table
 	w([15][2]uint32{})
 	// Section header.
 	b.WriteString(".rdata\x00\x00")
-	w(uint32(exportLen))  // VirtualSize
-	w(uint32(sectionRVA)) // VirtualAddress
-	w(uint32(rawLen))     // SizeOfRawData
-	w(uint32(fileAlign))  // PointerToRawData
-	w([3]uint32{})        // relocations, line numbers, their counts
-	w(uint32(0x40000040)) // INITIALIZED_DATA | MEM_READ
-	if b.Len() > fileAlign {
-		return nil, fmt.Errorf("the headers of %s take %d bytes, more than one block", name, b.Len())
-	}
-	b.Write(make([]byte, fileAlign-b.Len()))
-	// The export directory, then its three tables, then the strings.
-	w(uint32(0))        // Characteristics
-	w(uint32(0))        // TimeDateStamp
-	w(uint32(0))        // versions
-	w(dllName)          // Name
-	w(uint32(1))        // Base: the first ordinal
-	w(uint32(n))        // NumberOfFunctions
-	w(uint32(n))        // NumberOfNames
-	w(uint32(funcs))    // AddressOfFunctions
-	w(uint32(names))    // AddressOfNames
-	w(uint32(ordinals)) // AddressOfNameOrdinals
-	w(funcRVA)
-	w(nameRVA)
-	for i := range n {
+	w(uint32(t.exportLen)) // VirtualSize
+	w(uint32(sectionRVA))  // VirtualAddress
+	w(uint32(t.rawLen))    // SizeOfRawData
+	w(uint32(fileAlign))   // PointerToRawData
+	w([3]uint32{})         // relocations, line numbers, their counts
+	w(uint32(0x40000040))  // INITIALIZED_DATA | MEM_READ
+}
+
+// writeExports writes the export directory, then its three tables, then
+// the strings.
+func writeExports(b *bytes.Buffer, t *exportTable) {
+	w := func(v any) { _ = binary.Write(b, binary.LittleEndian, v) }
+	w(uint32(0))          // Characteristics
+	w(uint32(0))          // TimeDateStamp
+	w(uint32(0))          // versions
+	w(t.dllName)          // Name
+	w(uint32(1))          // Base: the first ordinal
+	w(uint32(t.n))        // NumberOfFunctions
+	w(uint32(t.n))        // NumberOfNames
+	w(uint32(t.funcs))    // AddressOfFunctions
+	w(uint32(t.names))    // AddressOfNames
+	w(uint32(t.ordinals)) // AddressOfNameOrdinals
+	w(t.funcRVA)
+	w(t.nameRVA)
+	for i := range t.n {
 		w(uint16(i))
 	}
-	b.Write(strData.Bytes())
-	b.Write(make([]byte, fileAlign+rawLen-b.Len()))
-	return b.Bytes(), nil
+	b.Write(t.strData.Bytes())
 }
