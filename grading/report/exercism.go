@@ -60,7 +60,7 @@ func writeExercism(w io.Writer, r *grading.Result) error {
 	}
 	log := exercismOutput(r)
 	logGiven := false
-	b, err := fitJSON(exercismLimit, "", func(_ string, fieldCap int) any {
+	return writeFitJSON(w, exercismLimit, "", func(_ string, fieldCap int) any {
 		res.Tests = res.Tests[:0]
 		logGiven = false
 		for _, c := range r.Checks {
@@ -89,11 +89,6 @@ func writeExercism(w io.Writer, r *grading.Result) error {
 		}
 		return res
 	})
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
 }
 
 // testCode says what a check asks and the rule it enforces, for Exercism's

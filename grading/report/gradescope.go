@@ -65,7 +65,7 @@ func writeGradescope(w io.Writer, r *grading.Result) error {
 		head.WriteString("Flaky: the run timed out, was run again, and the two runs disagreed.\n")
 	}
 	head.WriteString("\nTranscript:\n")
-	b, err := fitJSON(gradescopeLimit, transcriptText(r, gradescopeLimit), func(transcript string, fieldCap int) any {
+	return writeFitJSON(w, gradescopeLimit, transcriptText(r, gradescopeLimit), func(transcript string, fieldCap int) any {
 		res := gsResults{
 			ExecutionTime:    (max(r.DurationMS, 0) + 999) / 1000,
 			Output:           head.String() + transcript,
@@ -100,9 +100,4 @@ func writeGradescope(w io.Writer, r *grading.Result) error {
 		}
 		return res
 	})
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
 }

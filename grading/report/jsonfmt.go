@@ -41,6 +41,17 @@ func marshal(v any) ([]byte, error) {
 // fitting is needed.
 const fieldMax = 16 << 10
 
+// writeFitJSON writes to w what fitJSON makes of build: a platform's
+// results file, within limit bytes.
+func writeFitJSON(w io.Writer, limit int, long string, build func(long string, fieldCap int) any) error {
+	b, err := fitJSON(limit, long, build)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
 // fitJSON marshals what build returns and, while the encoding is larger than
 // limit bytes, cuts the text first from long (the run's output, given to
 // build already clipped to its budget) and then from the per-test fields

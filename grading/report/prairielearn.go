@@ -44,7 +44,7 @@ func writePrairieLearn(w io.Writer, r *grading.Result) error {
 	if !r.Gradable {
 		formatErrors = problemLines(r)
 	}
-	b, err := fitJSON(prairieLearnLimit, transcriptText(r, prairieLearnLimit), func(output string, fieldCap int) any {
+	return writeFitJSON(w, prairieLearnLimit, transcriptText(r, prairieLearnLimit), func(output string, fieldCap int) any {
 		res := plResults{Gradable: r.Gradable, Message: message, Output: output, FormatErrors: formatErrors}
 		if !r.Gradable {
 			return res
@@ -68,9 +68,4 @@ func writePrairieLearn(w io.Writer, r *grading.Result) error {
 		}
 		return res
 	})
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
 }
