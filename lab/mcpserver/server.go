@@ -412,7 +412,7 @@ func (c *Conn) begin(line []byte) (Reply, *pendingCall) {
 			if string(id) == string(wire.Null) {
 				id = nil // 2026-07-28: no id member, never "id": null
 			}
-			c.srv.logf("bad line %s: %s", quoteShort(line), problem.Err.Message)
+			c.srv.logf("bad line %s: %s", wire.QuoteShort(line), problem.Err.Message)
 			return c.fail(nil, id, problem.Err), nil
 		}
 	}
@@ -692,13 +692,4 @@ func (c *Conn) fail(msg *wire.Message, id json.RawMessage, e *wire.Error) Reply 
 		line, _ = wire.AppendErrorLine(nil, id, &wire.Error{Code: e.Code, Message: e.Message})
 	}
 	return Reply{Line: line, Err: e, Message: msg}
-}
-
-// quoteShort quotes a line for a log message, cut to a readable length.
-func quoteShort(line []byte) string {
-	const limit = 60
-	if len(line) > limit {
-		return fmt.Sprintf("%q...", line[:limit])
-	}
-	return fmt.Sprintf("%q", line)
 }

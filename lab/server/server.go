@@ -205,7 +205,7 @@ func (c *conn) writeErr() error {
 func (c *conn) handleLine(ctx context.Context, line []byte) {
 	msg, problem := wire.ParseRequest(line)
 	if problem != nil {
-		c.logf("bad line %s: %s (answered %d, id %s)", quoteShort(line), problem.Err.Message, problem.Err.Code, problem.ID)
+		c.logf("bad line %s: %s (answered %d, id %s)", wire.QuoteShort(line), problem.Err.Message, problem.Err.Code, problem.ID)
 		c.send(wire.NewError(problem.ID, problem.Err))
 		return
 	}
@@ -253,13 +253,4 @@ func (c *conn) answer(ctx context.Context, msg *wire.Message) (resp *wire.Respon
 		return wire.NewError(msg.ID, wire.Errorf(wire.CodeInternalError, "Internal error: %v", err))
 	}
 	return r
-}
-
-// quoteShort quotes a line for a log message, cut to a readable length.
-func quoteShort(line []byte) string {
-	const limit = 60
-	if len(line) > limit {
-		return fmt.Sprintf("%q...", line[:limit])
-	}
-	return fmt.Sprintf("%q", line)
 }

@@ -97,12 +97,12 @@ func ParseRequest(line []byte) (*Message, *Problem) {
 	rawID, hasID := obj["id"]
 	id := Null
 	if hasID && UsableID(rawID) {
-		id = compact(rawID)
+		id = Compact(rawID)
 	}
 	if v, ok := obj["jsonrpc"]; !ok {
 		return nil, invalid(id, `Invalid Request: the "jsonrpc" member is missing; it must be "2.0"`)
 	} else if !bytes.Equal(bytes.TrimSpace(v), []byte(`"2.0"`)) {
-		return nil, invalid(id, `Invalid Request: "jsonrpc" must be exactly "2.0", not %s`, compact(v))
+		return nil, invalid(id, `Invalid Request: "jsonrpc" must be exactly "2.0", not %s`, Compact(v))
 	}
 	rawMethod, ok := obj["method"]
 	if !ok {
@@ -121,7 +121,7 @@ func ParseRequest(line []byte) (*Message, *Problem) {
 		if len(p) == 0 || (p[0] != '{' && p[0] != '[') {
 			return nil, invalid(id, `Invalid Request: "params" must be an object or an array, not %s`, describeJSON(params))
 		}
-		params = compact(params)
+		params = Compact(params)
 	}
 	m := &Message{Method: method, Params: params}
 	if hasID {
@@ -161,9 +161,9 @@ func UsableID(raw json.RawMessage) bool {
 	return true
 }
 
-// compact returns the JSON value without insignificant white space. The
-// value must be valid JSON.
-func compact(raw json.RawMessage) json.RawMessage {
+// Compact returns the JSON value without insignificant white space, or raw
+// itself when it is not valid JSON.
+func Compact(raw json.RawMessage) json.RawMessage {
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, raw); err != nil {
 		return raw

@@ -33,7 +33,7 @@ func ParseResponse(line []byte) (*Message, string) {
 	if !ok {
 		return nil, `it has no "id" member (a response must carry its request's id, or null)`
 	}
-	id := compact(rawID)
+	id := Compact(rawID)
 	if !bytes.Equal(id, Null) && !UsableID(id) {
 		return nil, fmt.Sprintf(`its "id" is %s; an id is a string, an integer or null`, describeJSON(id))
 	}
@@ -45,7 +45,7 @@ func ParseResponse(line []byte) (*Message, string) {
 	case !hasResult && !hasErr:
 		return nil, `it has neither "result" nor "error"`
 	case hasResult:
-		return &Message{Kind: KindResponse, ID: id, Result: compact(result)}, ""
+		return &Message{Kind: KindResponse, ID: id, Result: Compact(result)}, ""
 	}
 	var e struct {
 		Code    *json.RawMessage `json:"code"`
