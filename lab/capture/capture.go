@@ -19,20 +19,23 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
-// Who says which stream a record comes from.
-type Who string
+// Who says which stream a record comes from, as a kind of the lab's one
+// set of event kinds. A session file names it by who wrote the line (see
+// Word).
+type Who = event.Kind
 
 // The streams of a session, and the lab's own notes (stdin closed, the exit).
 const (
-	Client Who = "client" // a line written to the server's stdin
-	Server Who = "server" // a line the server wrote on stdout
-	Stderr Who = "stderr" // a line the server wrote on stderr
-	Lab    Who = "lab"    // an event the recorder notes
+	Client = event.Send   // a line written to the server's stdin: "client" in a file
+	Server = event.Answer // a line the server wrote on stdout: "server"
+	Stderr = event.Stderr // a line the server wrote on stderr: "stderr"
+	Lab    = event.Note   // an event the recorder notes: "lab"
 )
 
 // Record is one line of a session.
@@ -41,7 +44,7 @@ type Record struct {
 	Seq int `json:"seq"`
 	// Ms is the time since the server started, in milliseconds.
 	Ms float64 `json:"ms"`
-	// From is who wrote the line.
+	// From is who wrote the line; a file spells it as Word does.
 	From Who `json:"from"`
 	// Message is the line when it is JSON (compacted).
 	Message json.RawMessage `json:"message,omitempty"`
@@ -313,7 +316,7 @@ func (r *recorder) read(stream io.Reader, from Who) {
 		line, err := f.Next()
 		if err != nil {
 			if errors.Is(err, wire.ErrLineTooLong) {
-				r.note(fmt.Sprintf("%s: %v", from, err))
+				r.note(fmt.Sprintf("%s: %v", Word(from), err))
 				continue
 			}
 			if from == Server {

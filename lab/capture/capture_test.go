@@ -60,7 +60,7 @@ func TestRecordsBothWaysInCausalOrder(t *testing.T) {
 			stderr++
 			continue
 		}
-		exchange = append(exchange, string(r.From)+" "+r.Line())
+		exchange = append(exchange, capture.Word(r.From)+" "+r.Line())
 	}
 	want := []string{
 		`client {"jsonrpc":"2.0","id":1,"method":"a"}`,

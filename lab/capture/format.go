@@ -36,18 +36,17 @@ func ReadJSONL(data []byte) ([]Record, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		var r Record
+		var f fileRecord
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
-		if err := dec.Decode(&r); err != nil {
+		if err := dec.Decode(&f); err != nil {
 			return nil, fmt.Errorf("line %d is not a session record: %w", i+1, err)
 		}
-		switch r.From {
-		case Client, Server, Stderr, Lab:
-		default:
-			return nil, fmt.Errorf("line %d: unknown sender %q", i+1, r.From)
+		from, ok := kindOf(f.From)
+		if !ok {
+			return nil, fmt.Errorf("line %d: unknown sender %q", i+1, f.From)
 		}
-		out = append(out, r)
+		out = append(out, Record{Seq: f.Seq, Ms: f.Ms, From: from, Message: f.Message, Text: f.Text})
 	}
 	return out, nil
 }

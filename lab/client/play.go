@@ -15,22 +15,24 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
 	"github.com/mcplab/mcplab/lab/scenario"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
-// EventKind says what an Event is.
-type EventKind string
+// EventKind says what an Event is: the lab's one set of event kinds.
+type EventKind = event.Kind
 
-// The kinds of event a transcript holds.
+// The kinds of event a transcript holds, named as the scripted client
+// uses them.
 const (
-	EventSend   EventKind = "send"   // a chunk written to the server's stdin
-	EventAnswer EventKind = "answer" // a line the server wrote to stdout
-	EventStderr EventKind = "stderr" // a line the server wrote to stderr
-	EventClose  EventKind = "close"  // the client closed the server's stdin
-	EventExit   EventKind = "exit"   // the server ended
-	EventNote   EventKind = "note"   // something the client observed
+	EventSend   = event.Send   // a chunk written to the server's stdin
+	EventAnswer = event.Answer // a line the server wrote to stdout
+	EventStderr = event.Stderr // a line the server wrote to stderr
+	EventClose  = event.Close  // the client closed the server's stdin
+	EventExit   = event.Exit   // the server ended
+	EventNote   = event.Note   // something the client observed
 )
 
 // Event is one timed happening.

@@ -18,7 +18,7 @@ type LineReport struct {
 	// Line is the line number in the file (1 for a .json file).
 	Line int
 	// From is who sent the message, in a recorded session.
-	From capture.Who
+	From Sender
 	Verdict
 	// Note explains a verdict that does not count, such as a mistake a
 	// session's client made on purpose.
@@ -152,7 +152,7 @@ func (r *FileReport) session(v *Validator, data []byte) {
 		} else {
 			vd = Verdict{Def: "JSONRPCMessage", Err: fmt.Errorf("the line %q is not JSON", rec.Line())}
 		}
-		lr := LineReport{Line: line, From: rec.From, Verdict: vd}
+		lr := LineReport{Line: line, From: from, Verdict: vd}
 		if vd.Err != nil && rec.From == capture.Client {
 			lr.Note = "the client sent this mistake on purpose, to record the server's answer"
 		}
