@@ -1,13 +1,13 @@
 package capture
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/mcplab/mcplab/lab/safefile"
 )
 
 // WriteNew writes data to the file at path the way the grader writes its
@@ -29,28 +29,18 @@ func WriteNew(path string, data []byte) error {
 		return err
 	}
 	defer root.Close()
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	tmp := "." + name + ".tmp-" + hex.EncodeToString(b[:])
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o644)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	_, err = f.Write(data)
-	if err = errors.Join(err, f.Close()); err == nil {
+	tmp := "." + name + ".tmp-" + safefile.TempSuffix()
+	err = safefile.WriteRenamed(root, tmp, name, data, func() error {
 		// Checked again just before the rename: a link that appeared since
 		// is refused, not replaced.
 		if info, lerr := root.Lstat(name); lerr == nil {
 			if why := notReplaceable(info); why != "" {
-				err = fmt.Errorf("%s appeared while it was being written, and %s", path, why)
+				return fmt.Errorf("%s appeared while it was being written, and %s", path, why)
 			}
 		}
-	}
-	if err == nil {
-		err = root.Rename(tmp, name)
-	}
+		return nil
+	})
 	if err != nil {
-		_ = root.Remove(tmp)
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
@@ -115,8 +105,8 @@ func notReplaceable(info fs.FileInfo) string {
 		return "is a symbolic link"
 	case !info.Mode().IsRegular():
 		return "is " + KindOf(info.Mode())
-	case owner(info) != os.Geteuid():
-		return fmt.Sprintf("belongs to uid %d, not to the user the lab runs as", owner(info))
+	case safefile.Owner(info) != os.Geteuid():
+		return fmt.Sprintf("belongs to uid %d, not to the user the lab runs as", safefile.Owner(info))
 	}
 	return ""
 }
@@ -124,23 +114,13 @@ func notReplaceable(info fs.FileInfo) string {
 // safeFolders checks dir and every folder above it: no user but its owner
 // may write to it, unless it is sticky.
 func safeFolders(dir string) error {
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return err
-	}
-	for p := real; ; p = filepath.Dir(p) {
-		info, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
+	return safefile.CheckFolders(dir, func(p string, info fs.FileInfo) error {
 		if othersMayWrite(info.Mode()) {
 			return fmt.Errorf("other users may write to the folder %s (mode %04o, not sticky), and could swap the file "+
 				"for a link; write into a folder only you can write to", p, info.Mode().Perm())
 		}
-		if p == filepath.Dir(p) {
-			return nil
-		}
-	}
+		return nil
+	})
 }
 
 // KindOf names what a file that is not a regular file is, for a message:

@@ -2,13 +2,7 @@
 
 package rig
 
-import (
-	"os"
-	"syscall"
-)
-
-// oNoFollow makes an open fail on a symbolic link rather than follow it.
-const oNoFollow = syscall.O_NOFOLLOW
+import "os"
 
 // privateMode reports whether a folder of mode m is its owner's alone
 // (no group or other permission bits).

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"syscall"
+
+	"github.com/mcplab/mcplab/lab/safefile"
 )
 
 // relayMark is a mark in the lab's data: its last byte is '0' in the lab
@@ -72,16 +74,8 @@ func CopyRelayOnly(from, to string, perm os.FileMode) error {
 func writeProgram(to string, data []byte, perm os.FileMode) error {
 	syscall.ForkLock.RLock()
 	defer syscall.ForkLock.RUnlock()
-	dst, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY|oNoFollow, 0o700)
-	if err != nil {
-		return fmt.Errorf("writing the relay copy: %w", err)
-	}
-	if _, err := dst.Write(data); err != nil {
-		dst.Close()
-		return fmt.Errorf("writing the relay copy %s: %w", to, err)
-	}
-	if err := dst.Close(); err != nil {
-		return fmt.Errorf("writing the relay copy %s: %w", to, err)
+	if err := safefile.CreateNew(to, "the relay copy", data, 0o700, nil); err != nil {
+		return err
 	}
 	if err := os.Chmod(to, perm); err != nil {
 		return fmt.Errorf("writing the relay copy %s: %w", to, err)
