@@ -42,14 +42,11 @@ func BridgeReport(ctx context.Context, pairs []BridgePair, report string, comman
 	if len(command) == 0 {
 		return 0, errors.New("no command to run behind the bridge")
 	}
-	var rc *reportConn
-	if report != "" {
-		var d net.Dialer
-		c, err := d.DialContext(ctx, "unix", report)
-		if err != nil {
-			return 0, fmt.Errorf("reaching the grader's report socket: %w", err)
-		}
-		rc = answerPings(c)
+	rc, err := dialReport(ctx, report)
+	if err != nil {
+		return 0, err
+	}
+	if rc != nil {
 		defer rc.close()
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -58,53 +55,18 @@ func BridgeReport(ctx context.Context, pairs []BridgePair, report string, comman
 		cancel() // ends the listeners and every forwarded connection
 		wg.Wait()
 	}()
-	for _, p := range pairs {
-		ln, err := net.Listen("tcp", p.Addr)
-		if errors.Is(err, syscall.EADDRINUSE) {
-			continue
-		}
-		if err != nil {
-			return 0, fmt.Errorf("bridging %s: %w", p.Addr, err)
-		}
-		context.AfterFunc(ctx, func() { ln.Close() })
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			forward(ctx, ln, p.Socket)
-		}()
+	if err := listenPairs(ctx, pairs, &wg); err != nil {
+		return 0, err
 	}
 	adoptOrphans()
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Stdin = stdin
-	// Writers that are not files get pipes of the bridge's own, so that a
-	// process left running with them open cannot keep Wait from returning.
-	var copies sync.WaitGroup
-	var ends []*os.File
-	for _, o := range []struct {
-		w   io.Writer
-		dst *io.Writer
-	}{{stdout, &cmd.Stdout}, {stderr, &cmd.Stderr}} {
-		if _, ok := o.w.(*os.File); ok || o.w == nil {
-			*o.dst = o.w
-			continue
-		}
-		pr, pw, err := os.Pipe()
-		if err != nil {
-			return 0, err
-		}
-		*o.dst = pw
-		ends = append(ends, pw)
-		copies.Add(1)
-		go func(w io.Writer) { defer copies.Done(); defer pr.Close(); io.Copy(w, pr) }(o.w)
+	out, err := bridgeOutputs(cmd, stdout, stderr)
+	if err != nil {
+		return 0, err
 	}
-	defer copies.Wait()
-	closeEnds := func() {
-		for _, f := range ends {
-			f.Close()
-		}
-		ends = nil
-	}
-	defer closeEnds()
+	defer out.wait()
+	defer out.closeEnds()
 	// Signals are caught before the command starts, so none is lost.
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
@@ -121,31 +83,127 @@ func BridgeReport(ctx context.Context, pairs []BridgePair, report string, comman
 		case err := <-done:
 			// A server the client started and did not end is now ours.
 			n := endOrphans()
-			closeEnds()
-			copies.Wait()
-			switch {
-			case rc != nil:
-				if err := rc.send(n); err != nil {
-					return 0, fmt.Errorf("reporting to the grader: %w", err)
-				}
-			case n > 0:
-				fmt.Fprintf(stderr, "%s %d server process(es) the client started were still running when it exited; the bridge ended them\n", LeftRunning, n)
-			}
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-					return 128 + int(ws.Signal()), nil
-				}
-				return ee.ExitCode(), nil
-			}
-			if err != nil {
+			out.closeEnds()
+			out.wait()
+			if err := reportLeftRunning(rc, stderr, n); err != nil {
 				return 0, err
 			}
-			return 0, nil
+			return exitStatus(err)
 		case <-ctx.Done():
 			cmd.Process.Kill()
 		}
 	}
+}
+
+// dialReport connects to the grader's report socket and answers its pings
+// from then on; with no socket (report is "") it returns nil.
+func dialReport(ctx context.Context, report string) (*reportConn, error) {
+	if report == "" {
+		return nil, nil
+	}
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "unix", report)
+	if err != nil {
+		return nil, fmt.Errorf("reaching the grader's report socket: %w", err)
+	}
+	return answerPings(c), nil
+}
+
+// listenPairs listens at each pair's address and forwards what comes
+// there to its socket until ctx ends, each forwarder counted in wg. An
+// address already taken is skipped: the rig itself holds it.
+func listenPairs(ctx context.Context, pairs []BridgePair, wg *sync.WaitGroup) error {
+	for _, p := range pairs {
+		ln, err := net.Listen("tcp", p.Addr)
+		if errors.Is(err, syscall.EADDRINUSE) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("bridging %s: %w", p.Addr, err)
+		}
+		context.AfterFunc(ctx, func() { ln.Close() })
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			forward(ctx, ln, p.Socket)
+		}()
+	}
+	return nil
+}
+
+// bridgedOutputs are the pipes of the bridge's own that stand between a
+// command and the writers given for its stdout and stderr.
+type bridgedOutputs struct {
+	copies sync.WaitGroup
+	ends   []*os.File // the pipes' write ends, the command's
+}
+
+// bridgeOutputs gives cmd its stdout and stderr. Writers that are not
+// files get pipes of the bridge's own, copied to them, so that a process
+// left running with them open cannot keep Wait from returning.
+func bridgeOutputs(cmd *exec.Cmd, stdout, stderr io.Writer) (*bridgedOutputs, error) {
+	out := &bridgedOutputs{}
+	for _, o := range []struct {
+		w   io.Writer
+		dst *io.Writer
+	}{{stdout, &cmd.Stdout}, {stderr, &cmd.Stderr}} {
+		if _, ok := o.w.(*os.File); ok || o.w == nil {
+			*o.dst = o.w
+			continue
+		}
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			out.closeEnds()
+			out.wait()
+			return nil, err
+		}
+		*o.dst = pw
+		out.ends = append(out.ends, pw)
+		out.copies.Add(1)
+		go func(w io.Writer) { defer out.copies.Done(); defer pr.Close(); io.Copy(w, pr) }(o.w)
+	}
+	return out, nil
+}
+
+// closeEnds closes the command's ends of the pipes (once the command has
+// ended: what it left running then writes into nothing).
+func (o *bridgedOutputs) closeEnds() {
+	for _, f := range o.ends {
+		f.Close()
+	}
+	o.ends = nil
+}
+
+// wait returns once everything written into the pipes is copied.
+func (o *bridgedOutputs) wait() { o.copies.Wait() }
+
+// reportLeftRunning says how many processes the command left running: to
+// the grader's report socket when there is one, else on stderr for a
+// person to read (and only when there were any).
+func reportLeftRunning(rc *reportConn, stderr io.Writer, n int) error {
+	switch {
+	case rc != nil:
+		if err := rc.send(n); err != nil {
+			return fmt.Errorf("reporting to the grader: %w", err)
+		}
+	case n > 0:
+		fmt.Fprintf(stderr, "%s %d server process(es) the client started were still running when it exited; the bridge ended them\n", LeftRunning, n)
+	}
+	return nil
+}
+
+// exitStatus is the exit status a command's Wait error stands for: its
+// exit code, or 128 plus the signal that ended it; an error that is no
+// exit (the command could not be waited for) is returned.
+func exitStatus(err error) (int, error) {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return 128 + int(ws.Signal()), nil
+		}
+		return ee.ExitCode(), nil
+	}
+	return 0, err
 }
 
 // forward joins each connection the listener accepts to a new connection

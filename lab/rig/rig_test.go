@@ -247,8 +247,25 @@ func TestStdioThroughRelay(t *testing.T) {
 		{Server: "echo", Conn: 1, Kind: KindGone},
 	})
 
-	// A second start is connection 2; Close ends it while it runs, and
-	// its relay ends cleanly.
+	rr2 := checkSecondStartEndsAtClose(t, r, sock, ping)
+	// A relay started after Close finds no server.
+	if err := Relay(context.Background(), sock, strings.NewReader(""), io.Discard); err == nil {
+		t.Error("a relay reached a closed rig")
+	}
+	rr.stdin.Close()
+	rr2.stdin.Close()
+	if after := settledGoroutines(before + 2); after > before+2 {
+		buf := make([]byte, 1<<20)
+		t.Errorf("%d goroutines before the rig, %d after Close:\n%s", before, after, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// checkSecondStartEndsAtClose starts a second relay on the rig of
+// TestStdioThroughRelay, after the first has ended: it is connection 2;
+// Close ends it while it runs, and its relay ends cleanly. It returns the
+// relay, for the goroutine count at the end.
+func checkSecondStartEndsAtClose(t *testing.T, r *Rig, sock, ping string) *relayRun {
+	t.Helper()
 	rr2 := startRelay(t, sock)
 	rr2.send(t, ping)
 	if got := rr2.readLine(t); got != ping {
@@ -277,16 +294,7 @@ func TestStdioThroughRelay(t *testing.T) {
 		{Server: "echo", Conn: 2, Kind: KindReply, Text: ping},
 		{Server: "echo", Conn: 2, Kind: KindGone},
 	})
-	// A relay started after Close finds no server.
-	if err := Relay(context.Background(), sock, strings.NewReader(""), io.Discard); err == nil {
-		t.Error("a relay reached a closed rig")
-	}
-	rr.stdin.Close()
-	rr2.stdin.Close()
-	if after := settledGoroutines(before + 2); after > before+2 {
-		buf := make([]byte, 1<<20)
-		t.Errorf("%d goroutines before the rig, %d after Close:\n%s", before, after, buf[:runtime.Stack(buf, true)])
-	}
+	return rr2
 }
 
 // configArg returns the socket a one-server configuration passes its relay.
