@@ -305,6 +305,47 @@ type gradeJob struct {
 func checkGradeJob(t *testing.T, claims map[string]claim) gradeJob {
 	t.Helper()
 	j := decodeOne[job](t, filepath.Join("kubernetes", "grade-class-job.yaml"))
+	n := checkIndexedJob(t, j)
+	pod := j.Spec.Template.Spec
+	lab := checkLabContainer(t, pod)
+
+	// The args, as the kubelet expands them for each index.
+	flags, pos := checkLabArgs(t, lab, n)
+	env := envOf(lab)
+	if _, ok := env["JOB_COMPLETION_INDEX"]; ok {
+		t.Error("the lab container sets JOB_COMPLETION_INDEX itself: the Job controller's would be ignored")
+	}
+	resultsClaim := checkShardOuts(t, pod, lab, flags["out"], env, n)
+	if flags["shard-index"] != "$(JOB_COMPLETION_INDEX)" || !strings.Contains(flags["out"], "$(JOB_COMPLETION_INDEX)") {
+		t.Errorf("--out %q does not name the completion index: the shards would share one folder", flags["out"])
+	}
+	classMount, _, ok := mountOf(lab, pos[0])
+	if !ok {
+		t.Fatalf("the class folder %s is in no volume of the lab", pos[0])
+	}
+	if v, _ := volumeNamed(pod, classMount.Name); v.PersistentVolumeClaim == nil {
+		t.Errorf("the class is on volume %q, not a persistent volume claim", classMount.Name)
+	}
+	checkClaimsDeclared(t, pod, claims)
+	engine := checkEngine(t, pod, lab, env, flags, pos[0])
+	checkFailurePolicy(t, j)
+
+	out := func(i int) string {
+		e := envOf(lab)
+		e["JOB_COMPLETION_INDEX"] = fmt.Sprint(i)
+		return kubeExpand(flags["out"], e)
+	}
+	return gradeJob{job: j, lab: lab, engine: engine, shards: n, results: resultsClaim, out: out,
+		outRel: func(i int) string {
+			_, rel, _ := mountOf(lab, out(i))
+			return rel
+		}}
+}
+
+// checkIndexedJob checks that j is an Indexed Job with as many completions
+// as it runs at once (2 or more), and returns that shard count.
+func checkIndexedJob(t *testing.T, j job) int {
+	t.Helper()
 	if j.APIVersion != "batch/v1" || j.Kind != "Job" {
 		t.Errorf("grade-class-job.yaml is %s %s, want batch/v1 Job", j.APIVersion, j.Kind)
 	}
@@ -315,8 +356,13 @@ func checkGradeJob(t *testing.T, claims map[string]claim) gradeJob {
 	if s.Completions == nil || s.Parallelism == nil || *s.Completions != *s.Parallelism || *s.Completions < 2 {
 		t.Fatalf("completions %s and parallelism %s: want the same shard count, 2 or more", intOrNone(s.Completions), intOrNone(s.Parallelism))
 	}
-	n := *s.Completions
-	pod := s.Template.Spec
+	return *s.Completions
+}
+
+// checkLabContainer checks the pod runs once, the lab container alone, from
+// the lab image's own entry point as root, and returns that container.
+func checkLabContainer(t *testing.T, pod podSpec) container {
+	t.Helper()
 	if pod.RestartPolicy != "Never" {
 		t.Errorf("restartPolicy %q, want Never (a failed shard is a new pod; podFailurePolicy needs it)", pod.RestartPolicy)
 	}
@@ -330,8 +376,14 @@ func checkGradeJob(t *testing.T, claims map[string]claim) gradeJob {
 	if lab.SecurityContext.RunAsUser == nil || *lab.SecurityContext.RunAsUser != 0 {
 		t.Errorf("the lab container must run as root (runAsUser: 0): the image's user 65532 is the one student programs run as")
 	}
+	return lab
+}
 
-	// The args, as the kubelet expands them for each index.
+// checkLabArgs checks the lab runs grade-class as shard $(JOB_COMPLETION_INDEX)
+// of n, calibrated, in the container sandbox, on one class folder, and
+// returns its flags and positional args.
+func checkLabArgs(t *testing.T, lab container, n int) (map[string]string, []string) {
+	t.Helper()
 	if len(lab.Args) == 0 || lab.Args[0] != "grade-class" {
 		t.Fatalf("the lab's args %q do not start with grade-class", lab.Args)
 	}
@@ -354,15 +406,20 @@ func checkGradeJob(t *testing.T, claims map[string]claim) gradeJob {
 	if len(pos) != 1 {
 		t.Fatalf("positional args %q, want the class folder alone", pos)
 	}
-	env := envOf(lab)
-	if _, ok := env["JOB_COMPLETION_INDEX"]; ok {
-		t.Error("the lab container sets JOB_COMPLETION_INDEX itself: the Job controller's would be ignored")
-	}
+	return flags, pos
+}
+
+// checkShardOuts checks that --out, expanded for each of the n indexes,
+// is a folder of its own inside a writable persistent volume claim, and
+// returns that claim. env is the lab's environment; it is left with the
+// last index in JOB_COMPLETION_INDEX.
+func checkShardOuts(t *testing.T, pod podSpec, lab container, outFlag string, env map[string]string, n int) string {
+	t.Helper()
 	outs := map[string]bool{}
 	var resultsClaim string
 	for i := range n {
 		env["JOB_COMPLETION_INDEX"] = fmt.Sprint(i)
-		out := kubeExpand(flags["out"], env)
+		out := kubeExpand(outFlag, env)
 		if strings.Contains(out, "$(") || !filepath.IsAbs(out) {
 			t.Fatalf("--out for index %d is %q", i, out)
 		}
@@ -380,18 +437,13 @@ func checkGradeJob(t *testing.T, claims map[string]claim) gradeJob {
 		}
 		resultsClaim = v.PersistentVolumeClaim.ClaimName
 	}
-	if flags["shard-index"] != "$(JOB_COMPLETION_INDEX)" || !strings.Contains(flags["out"], "$(JOB_COMPLETION_INDEX)") {
-		t.Errorf("--out %q does not name the completion index: the shards would share one folder", flags["out"])
-	}
-	classMount, _, ok := mountOf(lab, pos[0])
-	if !ok {
-		t.Fatalf("the class folder %s is in no volume of the lab", pos[0])
-	}
-	if v, _ := volumeNamed(pod, classMount.Name); v.PersistentVolumeClaim == nil {
-		t.Errorf("the class is on volume %q, not a persistent volume claim", classMount.Name)
-	}
+	return resultsClaim
+}
 
-	// Every mount names a volume of the pod; every claim is declared.
+// checkClaimsDeclared checks every mount names a volume of the pod, and
+// every claim is a ReadWriteMany claim of volumes.yaml.
+func checkClaimsDeclared(t *testing.T, pod podSpec, claims map[string]claim) {
+	t.Helper()
 	for _, c := range append(slices.Clone(pod.InitContainers), pod.Containers...) {
 		for _, m := range c.VolumeMounts {
 			v, ok := volumeNamed(pod, m.Name)
@@ -406,9 +458,14 @@ func checkGradeJob(t *testing.T, claims map[string]claim) gradeJob {
 			}
 		}
 	}
+}
 
-	// The engine: a native sidecar, on the socket DOCKER_HOST names, that
-	// sees the class and the work folders at the lab's paths.
+// checkEngine checks the engine: a native sidecar, on the socket
+// DOCKER_HOST names, that sees the class and the work folders at the lab's
+// paths and holds the image students run in before the lab starts. It
+// returns the engine's container.
+func checkEngine(t *testing.T, pod podSpec, lab container, env, flags map[string]string, class string) container {
+	t.Helper()
 	engine := containerNamed(t, pod.InitContainers, "engine")
 	if engine.RestartPolicy != "Always" || !engine.SecurityContext.Privileged {
 		t.Errorf("the engine sidecar: restartPolicy %q, privileged %v; want Always (a native sidecar, stopped when the lab ends) and privileged (Docker in Docker)",
@@ -432,15 +489,21 @@ func checkGradeJob(t *testing.T, claims map[string]claim) gradeJob {
 	if !ok1 || !ok2 || labSock.Name != engSock.Name {
 		t.Errorf("the socket %s is not on a volume both the lab and the engine mount", sock)
 	}
-	for _, path := range []string{pos[0], "/tmp"} {
+	for _, path := range []string{class, "/tmp"} {
 		lm, lrel, ok1 := mountOf(lab, path)
 		em, erel, ok2 := mountOf(engine, path)
 		if !ok1 || !ok2 || lm.Name != em.Name || lm.MountPath != em.MountPath || lrel != erel {
 			t.Errorf("%s: the container sandbox mounts it into students' containers by its path, so the engine must mount the lab's volume at the same path", path)
 		}
 	}
-	// The engine holds the image the lab runs students in (the lab does not
-	// pull), before the lab starts.
+	checkEngineImage(t, engine, flags)
+	return engine
+}
+
+// checkEngineImage checks the engine holds the image the lab runs students
+// in (the lab does not pull), before the lab starts.
+func checkEngineImage(t *testing.T, engine container, flags map[string]string) {
+	t.Helper()
 	image := sandbox.DefaultImage
 	if v, ok := flags["image"]; ok {
 		image = v
@@ -453,25 +516,18 @@ func checkGradeJob(t *testing.T, claims map[string]claim) gradeJob {
 		envOf(engine)["RUNNER_IMAGE"] == "" {
 		t.Errorf("the engine's postStart does not pull RUNNER_IMAGE and tag it %s", image)
 	}
+}
 
-	// A bad class is final, an evicted pod is retried.
-	rules := s.PodFailurePolicy
+// checkFailurePolicy checks a bad class is final and an evicted pod is
+// retried.
+func checkFailurePolicy(t *testing.T, j job) {
+	t.Helper()
+	rules := j.Spec.PodFailurePolicy
 	if rules == nil || len(rules.Rules) != 2 || rules.Rules[0].Action != "Ignore" || len(rules.Rules[0].OnPodConditions) != 1 ||
 		rules.Rules[0].OnPodConditions[0].Type != "DisruptionTarget" || rules.Rules[1].Action != "FailJob" ||
 		rules.Rules[1].OnExitCodes == nil || rules.Rules[1].OnExitCodes.ContainerName != "lab" || !slices.Equal(rules.Rules[1].OnExitCodes.Values, []int{2}) {
 		t.Error("podFailurePolicy: want disruptions ignored first, then the lab's exit status 2 failing the Job")
 	}
-
-	out := func(i int) string {
-		e := envOf(lab)
-		e["JOB_COMPLETION_INDEX"] = fmt.Sprint(i)
-		return kubeExpand(flags["out"], e)
-	}
-	return gradeJob{job: j, lab: lab, engine: engine, shards: n, results: resultsClaim, out: out,
-		outRel: func(i int) string {
-			_, rel, _ := mountOf(lab, out(i))
-			return rel
-		}}
 }
 
 // checkMergeJob checks the merge Job against the Indexed Job: the same lab

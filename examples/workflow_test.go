@@ -91,9 +91,32 @@ type ghPlan struct {
 	downloadPath string
 }
 
+// checkWorkflow checks the workflow's structure and returns what the run
+// needs.
 func checkWorkflow(t *testing.T) ghPlan {
 	t.Helper()
 	wf := decodeOne[workflow](t, filepath.Join("github-actions", "grade-class.yml"))
+	grade, merge := checkWorkflowJobs(t, wf)
+	shards := checkShardMatrix(t, grade)
+	gradeRun, out := checkGradeStep(t, grade, len(shards))
+
+	// Every shard uploaded under a name of its own, every one downloaded.
+	up := stepUsing(t, grade, "actions/upload-artifact")
+	if !strings.Contains(up.With["path"], matrixRef) || !strings.Contains(up.With["name"], matrixRef) || up.With["if-no-files-found"] != "error" {
+		t.Errorf("the shard's upload: %v; want a path and a name with %s, and if-no-files-found: error", up.With, matrixRef)
+	}
+	if up.With["path"] != out && !strings.Contains(gradeRun, fmt.Sprintf("cp -R %q %q", out, up.With["path"])) {
+		t.Errorf("the shard's upload takes %s, but the lab wrote %s (and the step does not copy it there)", up.With["path"], out)
+	}
+	dpath := checkMergeSteps(t, merge, up.With["name"], shards)
+	return ghPlan{wf: wf, shards: shards, upload: up.With["path"], uploadName: up.With["name"], downloadPath: dpath}
+}
+
+// checkWorkflowJobs checks the workflow starts by hand, pins the lab's
+// version and has two jobs, grade and merge, each installing that lab with
+// every action pinned; it returns the two jobs.
+func checkWorkflowJobs(t *testing.T, wf workflow) (grade, merge ghJob) {
+	t.Helper()
 	if _, ok := wf.On["workflow_dispatch"]; !ok {
 		t.Error("the workflow cannot be started by hand (no workflow_dispatch)")
 	}
@@ -118,8 +141,13 @@ func checkWorkflow(t *testing.T) ghPlan {
 			t.Errorf("job %s does not install the lab", name)
 		}
 	}
+	return grade, merge
+}
 
-	// The matrix: shards 1 to N, each graded as shard K/N.
+// checkShardMatrix checks the grade job's matrix: shards 1 to N (2 or
+// more), none cancelled when another fails; it returns the shards.
+func checkShardMatrix(t *testing.T, grade ghJob) []int {
+	t.Helper()
 	if grade.Strategy == nil || grade.Strategy.FailFast == nil || *grade.Strategy.FailFast {
 		t.Error("grade: want fail-fast: false, so one failed shard does not cancel the others")
 	}
@@ -135,31 +163,35 @@ func checkWorkflow(t *testing.T) ghPlan {
 			t.Fatalf("matrix shards %v: want 1 to %d in order", shards, len(shards))
 		}
 	}
-	steps := runSteps(grade)
-	var gradeRun string
-	for _, s := range steps {
+	return shards
+}
+
+// checkGradeStep checks the grade step grades shard K/n into a folder per
+// shard, and returns its script and that folder (with matrixRef).
+func checkGradeStep(t *testing.T, grade ghJob, n int) (gradeRun, out string) {
+	t.Helper()
+	for _, s := range runSteps(grade) {
 		if strings.Contains(s.Run, "lab grade-class") {
 			gradeRun = s.Run
 		}
 	}
 	m := shardArg.FindAllStringSubmatch(gradeRun, -1)
-	if len(m) != 1 || m[0][1] != fmt.Sprint(len(shards)) {
-		t.Fatalf("the grade step's --shard %q: want one --shard \"%s/%d\"", m, matrixRef, len(shards))
+	if len(m) != 1 || m[0][1] != fmt.Sprint(n) {
+		t.Fatalf("the grade step's --shard %q: want one --shard \"%s/%d\"", m, matrixRef, n)
 	}
 	o := outArg.FindAllStringSubmatch(gradeRun, -1)
 	if len(o) != 1 || !strings.Contains(o[0][1], matrixRef) {
 		t.Fatalf("the grade step's --out %q: want one folder per shard, named by %s", o, matrixRef)
 	}
-	out := o[0][1]
+	return gradeRun, o[0][1]
+}
 
-	// Every shard uploaded under a name of its own, every one downloaded.
-	up := stepUsing(t, grade, "actions/upload-artifact")
-	if !strings.Contains(up.With["path"], matrixRef) || !strings.Contains(up.With["name"], matrixRef) || up.With["if-no-files-found"] != "error" {
-		t.Errorf("the shard's upload: %v; want a path and a name with %s, and if-no-files-found: error", up.With, matrixRef)
-	}
-	if up.With["path"] != out && !strings.Contains(gradeRun, fmt.Sprintf("cp -R %q %q", out, up.With["path"])) {
-		t.Errorf("the shard's upload takes %s, but the lab wrote %s (and the step does not copy it there)", up.With["path"], out)
-	}
+// checkMergeSteps checks the merge job waits for every shard, downloads
+// each shard's artifact (uploadName with matrixRef) into a folder of its
+// own, merges every shard's folder in order and nothing else, and uploads
+// the merge; it returns the download's path.
+func checkMergeSteps(t *testing.T, merge ghJob, uploadName string, shards []int) string {
+	t.Helper()
 	if merge.Needs != "grade" {
 		t.Errorf("merge needs %q, want grade: it must wait for every shard", merge.Needs)
 	}
@@ -170,7 +202,7 @@ func checkWorkflow(t *testing.T) ghPlan {
 	}
 	var want []string
 	for _, k := range shards {
-		name := strings.ReplaceAll(up.With["name"], matrixRef, fmt.Sprint(k))
+		name := strings.ReplaceAll(uploadName, matrixRef, fmt.Sprint(k))
 		if ok, err := path.Match(pattern, name); err != nil || !ok {
 			t.Errorf("the download's pattern %q misses shard %d's artifact %s", pattern, k, name)
 		}
@@ -192,7 +224,7 @@ func checkWorkflow(t *testing.T) ghPlan {
 		t.Errorf("merge-grades writes into a shard's folder %s", mergeLine[2])
 	}
 	stepUsing(t, merge, "actions/upload-artifact")
-	return ghPlan{wf: wf, shards: shards, upload: up.With["path"], uploadName: up.With["name"], downloadPath: dpath}
+	return dpath
 }
 
 func TestGitHubActionsWorkflow(t *testing.T) {
