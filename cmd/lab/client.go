@@ -127,16 +127,10 @@ type line struct {
 func readLines(ctx context.Context, r io.Reader) <-chan line {
 	ch := make(chan line)
 	go func() {
-		f := wire.NewFramer(r)
-		for {
-			text, err := f.Next()
-			l := line{text: append([]byte(nil), text...), err: err}
+		for text, err := range wire.Lines(r, 0) {
 			select {
-			case ch <- l:
+			case ch <- line{text: append([]byte(nil), text...), err: err}:
 			case <-ctx.Done():
-				return
-			}
-			if err != nil && !errors.Is(err, wire.ErrLineTooLong) {
 				return
 			}
 		}

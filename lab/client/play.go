@@ -604,33 +604,18 @@ func describeWriteErr(err error) string {
 }
 
 // readLines reads lines from r and hands each to line, until r ends or
-// max bytes have been read (then it calls over once and keeps draining
-// nothing). A line over maxLine is reported to long and dropped.
+// max bytes have been read (then it calls over once and reads no more). A
+// line over maxLine is reported to long and dropped.
 func readLines(r io.Reader, max int64, maxLine int, line func(string), long func(int64), over func()) {
-	lr := &io.LimitedReader{R: r, N: max + 1}
-	f := wire.NewFramer(lr, wire.MaxLine(maxLine), wire.KeepBlankLines())
-	for {
-		b, err := f.Next()
-		if err == nil {
-			if lr.N <= 0 {
-				over()
-				return
-			}
-			line(string(b))
-			continue
-		}
+	for b, err := range wire.Lines(r, max, wire.MaxLine(maxLine), wire.KeepBlankLines()) {
 		var tooLong *wire.LineTooLongError
-		if errors.As(err, &tooLong) {
-			if lr.N <= 0 {
-				over()
-				return
-			}
+		switch {
+		case err == nil:
+			line(string(b))
+		case errors.As(err, &tooLong):
 			long(tooLong.Dropped)
-			continue
-		}
-		if lr.N <= 0 {
+		case errors.Is(err, wire.ErrOverLimit):
 			over()
 		}
-		return
 	}
 }
