@@ -211,6 +211,60 @@ func heap() uint64 {
 	return m.HeapAlloc
 }
 
+// emptyToolServer has one tool, "t", that answers an empty result.
+func emptyToolServer() *mcpserver.Server {
+	s := &mcpserver.Server{Info: mcp.Implementation{Name: "t", Version: "1"}}
+	s.AddTool(mcp.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)}, mcpserver.ToolFunc(
+		func(context.Context, *mcpserver.Request, json.RawMessage) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		}))
+	return s
+}
+
+// openConns counts an HTTP server's open connections, through its
+// ConnState hook.
+type openConns struct {
+	mu      sync.Mutex
+	n       int
+	changed chan struct{} // gets a value when n may have changed
+}
+
+func newOpenConns() *openConns { return &openConns{changed: make(chan struct{}, 1)} }
+
+func (o *openConns) hook(_ net.Conn, st http.ConnState) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	switch st {
+	case http.StateNew:
+		o.n++
+	case http.StateClosed, http.StateHijacked:
+		o.n--
+	}
+	select {
+	case o.changed <- struct{}{}:
+	default:
+	}
+}
+
+// waitNone waits, for a generous while, until no connection is open.
+func (o *openConns) waitNone(t *testing.T) {
+	t.Helper()
+	timeout := time.After(generous)
+	for {
+		o.mu.Lock()
+		n := o.n
+		o.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-o.changed:
+		case <-timeout:
+			t.Fatalf("after %v, %d connections still open", generous, n)
+		}
+	}
+}
+
 // 40 connections each send all but the last byte of a body as long as
 // the default bound allows, then stall: the server holds at most the
 // pool and a first step of each, a normal request is answered meanwhile,
@@ -220,29 +274,10 @@ func TestFloodOfStalledUploads(t *testing.T) {
 	g := newGauges()
 	bodies := mcphttp.NewBodies(mcphttp.Limits{}, g.hook)
 	l := bodies.Limits()
-	s := &mcpserver.Server{Info: mcp.Implementation{Name: "t", Version: "1"}}
-	s.AddTool(mcp.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)}, mcpserver.ToolFunc(
-		func(context.Context, *mcpserver.Request, json.RawMessage) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{}, nil
-		}))
+	s := emptyToolServer()
 	srv := httptest.NewUnstartedServer(&mcphttp.Handler{Server: s, Bodies: bodies})
-	var mu sync.Mutex
-	open := 0
-	conns := make(chan struct{}, 1)
-	srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch st {
-		case http.StateNew:
-			open++
-		case http.StateClosed, http.StateHijacked:
-			open--
-		}
-		select {
-		case conns <- struct{}{}:
-		default:
-		}
-	}
+	open := newOpenConns()
+	srv.Config.ConnState = open.hook
 	srv.Start()
 	defer srv.Close()
 	addr := srv.Listener.Addr().String()
@@ -299,20 +334,7 @@ func TestFloodOfStalledUploads(t *testing.T) {
 	}
 	writers.Wait()
 	g.wait(t, "every body given up", func(v mcphttp.Gauge) bool { return v == mcphttp.Gauge{} })
-	timeout := time.After(generous)
-	for {
-		mu.Lock()
-		n := open
-		mu.Unlock()
-		if n == 0 {
-			break
-		}
-		select {
-		case <-conns:
-		case <-timeout:
-			t.Fatalf("after %v, %d connections still open", generous, n)
-		}
-	}
+	open.waitNone(t)
 	after := int64(heap()) - int64(base)
 	t.Logf("after they closed: heap %+.1f MiB from before the flood", float64(after)/(1<<20))
 	if after > 1<<20 {
@@ -327,11 +349,7 @@ func TestLongBody(t *testing.T) {
 	g := newGauges()
 	bodies := mcphttp.NewBodies(mcphttp.Limits{}, g.hook)
 	l := bodies.Limits()
-	s := &mcpserver.Server{Info: mcp.Implementation{Name: "t", Version: "1"}}
-	s.AddTool(mcp.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)}, mcpserver.ToolFunc(
-		func(context.Context, *mcpserver.Request, json.RawMessage) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{}, nil
-		}))
+	s := emptyToolServer()
 	srv := httptest.NewServer(&mcphttp.Handler{Server: s, Bodies: bodies})
 	defer srv.Close()
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + meta + `}}`
