@@ -311,17 +311,15 @@ func (r *recorder) records() []Record {
 // read records every line of one output stream until it ends. Answers on
 // stdout are also handed to await.
 func (r *recorder) read(stream io.Reader, from Who) {
-	f := wire.NewFramer(stream, wire.KeepBlankLines())
-	for {
-		line, err := f.Next()
+	if from == Server {
+		defer close(r.answers)
+	}
+	for line, err := range wire.Lines(stream, 0, wire.KeepBlankLines()) {
+		if errors.Is(err, wire.ErrLineTooLong) {
+			r.note(fmt.Sprintf("%s: %v", Word(from), err))
+			continue
+		}
 		if err != nil {
-			if errors.Is(err, wire.ErrLineTooLong) {
-				r.note(fmt.Sprintf("%s: %v", Word(from), err))
-				continue
-			}
-			if from == Server {
-				close(r.answers)
-			}
 			return
 		}
 		r.add(from, line)
