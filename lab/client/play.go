@@ -181,14 +181,7 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter proc.Starter, opts
 		rec.add(EventNote, "could not start the server: "+err.Error())
 		return run, nil
 	}
-	maxOut := opts.MaxOutput
-	if maxOut <= 0 {
-		maxOut = 8 << 20
-	}
-	maxLine := opts.MaxLine
-	if maxLine <= 0 {
-		maxLine = 1 << 20
-	}
+	maxOut, maxLine := opts.outputBounds()
 
 	exited := make(chan struct{})
 	var exit proc.Exit // written before exited is closed
@@ -253,18 +246,41 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter proc.Starter, opts
 	}
 	pl := &player{ctx: ctx, sc: sc, p: p, rec: rec, run: run, opts: opts, exited: exited, capped: capped}
 	playErr := pl.play(ready)
+	awaitEnd(ctx, p, rec, opts, exited, &exit, &readers)
+	if playErr != nil {
+		return run, playErr
+	}
+	return run, ctx.Err()
+}
 
-	// Wait for the end: the exit, then the last of the output. A server
-	// that has been killed and still does not end (a sandbox that lost it)
-	// is given up on after a while, so the client never hangs.
+// outputBounds are opts' caps on what is read of each stream and on one
+// line, the defaults (8 MiB, 1 MiB) for the zero values.
+func (o Options) outputBounds() (maxOut int64, maxLine int) {
+	maxOut, maxLine = o.MaxOutput, o.MaxLine
+	if maxOut <= 0 {
+		maxOut = 8 << 20
+	}
+	if maxLine <= 0 {
+		maxLine = 1 << 20
+	}
+	return maxOut, maxLine
+}
+
+// awaitEnd waits for the end of a server whose scenario is played: its
+// exit (*exit is set before exited is closed), then the last of its output
+// (the readers). A server that has been killed and still does not end (a
+// sandbox that lost it) is given up on after a while, so the client never
+// hangs. It sets the run's Exit, then records it.
+func awaitEnd(ctx context.Context, p proc.Process, rec *recorder, opts Options, exited <-chan struct{}, exit *proc.Exit, readers *sync.WaitGroup) {
 	select {
 	case <-exited:
 	case <-ctx.Done():
 		p.Kill()
 	}
+	run := rec.run
 	select {
 	case <-exited:
-		run.Exit = exit
+		run.Exit = *exit
 	case <-time.After(opts.scaled(10*time.Second, 0)):
 		p.Kill()
 		rec.add(EventNote, "the server did not end after it was stopped; the client gave up waiting for it")
@@ -282,10 +298,6 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter proc.Starter, opts
 	if oc, ok := p.(proc.OutputCloser); ok {
 		oc.CloseOutput()
 	}
-	if playErr != nil {
-		return run, playErr
-	}
-	return run, ctx.Err()
 }
 
 type player struct {
