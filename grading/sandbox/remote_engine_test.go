@@ -31,66 +31,10 @@ import (
 // testcontainers-go reads DOCKER_HOST once per process, so a test that set
 // it in this process would depend on which test touched Docker first.
 func TestContainerSandboxOnRemoteEngine(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root: it starts a second dockerd")
-	}
-	if _, err := exec.LookPath("dockerd"); err != nil {
-		t.Skip("dockerd is not installed (docker/engine.sh installs it): no second engine to start")
-	}
-	if os.Getenv("MCPLAB_DOCKER_TESTS") == "off" {
-		t.Skip("MCPLAB_DOCKER_TESTS=off: container tests skipped on purpose")
-	}
-	if testing.Short() {
-		t.Skip("-short: starts a second Docker engine")
-	}
-	if out, err := exec.Command("docker", "image", "inspect", "--format", "{{.Id}}", sandbox.DefaultImage).CombinedOutput(); err != nil {
-		msg := "the first engine must answer and hold " + sandbox.DefaultImage + " to copy it from (docker/engine.sh, docker/runner-image.sh): " +
-			err.Error() + ": " + strings.TrimSpace(string(out))
-		if os.Getenv("MCPLAB_REQUIRE_DOCKER") == "1" {
-			t.Fatal("MCPLAB_REQUIRE_DOCKER=1, but " + msg)
-		}
-		t.Skip(msg)
-	}
+	skipWithoutSecondEngine(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Second)
 	defer cancel()
-
-	// A short folder of its own: the engine's sockets live in it.
-	dir, err := os.MkdirTemp("/tmp", "mcplab-e2.")
-	if err != nil {
-		t.Fatal(err)
-	}
-	script, err := filepath.Abs(filepath.Join("..", "..", "docker", "engine-second.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		out, err := exec.Command("sh", script, "stop", dir).CombinedOutput()
-		if err != nil {
-			t.Errorf("stopping the second engine: %v\n%s", err, out)
-		}
-		if _, err := os.Lstat(dir); err == nil {
-			t.Errorf("the second engine's folder %s is still there", dir)
-		}
-	})
-	start := exec.CommandContext(ctx, "sh", script, "start", dir, sandbox.DefaultImage)
-	var startErr bytes.Buffer
-	start.Stderr = &startErr
-	hostOut, err := start.Output()
-	if err != nil {
-		t.Fatalf("starting the second engine: %v\n%s", err, startErr.String())
-	}
-	host := strings.TrimSpace(string(hostOut))
-	if want := "unix://" + filepath.Join(dir, "docker.sock"); host != want {
-		t.Fatalf("engine-second.sh printed %q, want %q", host, want)
-	}
-	second := func(args ...string) string {
-		t.Helper()
-		out, err := exec.CommandContext(ctx, "docker", append([]string{"-H", host}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("docker -H %s %s: %v\n%s", host, strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
+	host, second := startSecondEngine(ctx, t)
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	image := "mcplab/runner:remote-" + hex.EncodeToString(b[:])
@@ -101,23 +45,8 @@ func TestContainerSandboxOnRemoteEngine(t *testing.T) {
 
 	bin, td := remoteClass(t)
 	out := filepath.Join(td, "results")
-	env := []string{"DOCKER_HOST=" + host, "TESTCONTAINERS_RYUK_DISABLED=true",
-		// testcontainers' own settings file would win over DOCKER_HOST: none here.
-		"HOME=" + td}
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); k != "DOCKER_HOST" && k != "HOME" && k != "DOCKER_CONTEXT" && !strings.HasPrefix(k, "TESTCONTAINERS_") {
-			env = append(env, kv)
-		}
-	}
 	since := strconv.FormatInt(time.Now().Unix(), 10)
-	cmd := exec.CommandContext(ctx, bin, "grade-class", "--sandbox", "container", "--image", image, "--root", td,
-		"--time-scale", "3", "--format", "json", "--out", out, filepath.Join(td, "class"))
-	cmd.Env = env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("lab grade-class against the second engine: %v\n%s", err, stderr.String())
-	}
+	stderr := gradeClassOnEngine(ctx, t, bin, td, out, host, image)
 	until := strconv.FormatInt(time.Now().Unix()+1, 10)
 
 	grades, err := os.ReadFile(filepath.Join(out, "grades.csv"))
@@ -128,10 +57,10 @@ func TestContainerSandboxOnRemoteEngine(t *testing.T) {
 		"py-banner,19,21,graded,stdout.messages-only,\n" +
 		"py-good,21,21,graded,,\n"
 	if string(grades) != want {
-		t.Errorf("grades.csv:\n%s\nwant:\n%s\nlab's stderr:\n%s", grades, want, stderr.String())
+		t.Errorf("grades.csv:\n%s\nwant:\n%s\nlab's stderr:\n%s", grades, want, stderr)
 	}
-	if !strings.Contains(stderr.String(), "in the container sandbox") {
-		t.Errorf("the lab did not say it graded in the container sandbox:\n%s", stderr.String())
+	if !strings.Contains(stderr, "in the container sandbox") {
+		t.Errorf("the lab did not say it graded in the container sandbox:\n%s", stderr)
 	}
 
 	// The containers ran on the second engine, and none on the first.
@@ -161,6 +90,103 @@ func TestContainerSandboxOnRemoteEngine(t *testing.T) {
 		t.Errorf("containers left on the second engine: %s", left)
 	}
 	t.Logf("graded on the second engine (%s): %d container(s) started there, none on the first", host, starts)
+}
+
+// skipWithoutSecondEngine skips the test unless it runs as root with
+// dockerd installed, container tests on, no -short, and a first engine
+// that holds the runner image (with MCPLAB_REQUIRE_DOCKER=1 that last one
+// fails instead).
+func skipWithoutSecondEngine(t *testing.T) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: it starts a second dockerd")
+	}
+	if _, err := exec.LookPath("dockerd"); err != nil {
+		t.Skip("dockerd is not installed (docker/engine.sh installs it): no second engine to start")
+	}
+	if os.Getenv("MCPLAB_DOCKER_TESTS") == "off" {
+		t.Skip("MCPLAB_DOCKER_TESTS=off: container tests skipped on purpose")
+	}
+	if testing.Short() {
+		t.Skip("-short: starts a second Docker engine")
+	}
+	if out, err := exec.Command("docker", "image", "inspect", "--format", "{{.Id}}", sandbox.DefaultImage).CombinedOutput(); err != nil {
+		msg := "the first engine must answer and hold " + sandbox.DefaultImage + " to copy it from (docker/engine.sh, docker/runner-image.sh): " +
+			err.Error() + ": " + strings.TrimSpace(string(out))
+		if os.Getenv("MCPLAB_REQUIRE_DOCKER") == "1" {
+			t.Fatal("MCPLAB_REQUIRE_DOCKER=1, but " + msg)
+		}
+		t.Skip(msg)
+	}
+}
+
+// startSecondEngine starts a second Docker engine in a short folder of its
+// own (its sockets live in it), stopped and removed when the test ends. It
+// returns the engine's DOCKER_HOST and a function that runs a docker
+// command against it.
+func startSecondEngine(ctx context.Context, t *testing.T) (host string, second func(args ...string) string) {
+	t.Helper()
+	dir, err := os.MkdirTemp("/tmp", "mcplab-e2.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs(filepath.Join("..", "..", "docker", "engine-second.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		out, err := exec.Command("sh", script, "stop", dir).CombinedOutput()
+		if err != nil {
+			t.Errorf("stopping the second engine: %v\n%s", err, out)
+		}
+		if _, err := os.Lstat(dir); err == nil {
+			t.Errorf("the second engine's folder %s is still there", dir)
+		}
+	})
+	start := exec.CommandContext(ctx, "sh", script, "start", dir, sandbox.DefaultImage)
+	var startErr bytes.Buffer
+	start.Stderr = &startErr
+	hostOut, err := start.Output()
+	if err != nil {
+		t.Fatalf("starting the second engine: %v\n%s", err, startErr.String())
+	}
+	host = strings.TrimSpace(string(hostOut))
+	if want := "unix://" + filepath.Join(dir, "docker.sock"); host != want {
+		t.Fatalf("engine-second.sh printed %q, want %q", host, want)
+	}
+	second = func(args ...string) string {
+		t.Helper()
+		out, err := exec.CommandContext(ctx, "docker", append([]string{"-H", host}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("docker -H %s %s: %v\n%s", host, strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	return host, second
+}
+
+// gradeClassOnEngine runs the lab bin's grade-class of td's class into out,
+// in the container sandbox with image, against the engine at host alone,
+// and returns what the lab wrote to stderr.
+func gradeClassOnEngine(ctx context.Context, t *testing.T, bin, td, out, host, image string) string {
+	t.Helper()
+	env := []string{"DOCKER_HOST=" + host, "TESTCONTAINERS_RYUK_DISABLED=true",
+		// testcontainers' own settings file would win over DOCKER_HOST: none here.
+		"HOME=" + td}
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); k != "DOCKER_HOST" && k != "HOME" && k != "DOCKER_CONTEXT" && !strings.HasPrefix(k, "TESTCONTAINERS_") {
+			env = append(env, kv)
+		}
+	}
+	cmd := exec.CommandContext(ctx, bin, "grade-class", "--sandbox", "container", "--image", image, "--root", td,
+		"--time-scale", "3", "--format", "json", "--out", out, filepath.Join(td, "class"))
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("lab grade-class against the second engine: %v\n%s", err, stderr.String())
+	}
+	return stderr.String()
 }
 
 // remoteClass builds the lab and lays out a class of two test submissions
