@@ -99,29 +99,25 @@ func (h Hook) Picks(body []byte) bool {
 	if h.IsZero() {
 		return false
 	}
-	body = bytes.TrimSpace(body)
-	if h.Name == "" {
-		var m struct {
-			Method string `json:"method"`
-		}
-		return json.Unmarshal(body, &m) == nil && m.Method == h.Method
-	}
-	if nameMember(h.Method) == "uri" {
-		var m struct {
-			Method string `json:"method"`
-			Params struct {
-				URI string `json:"uri"`
-			} `json:"params"`
-		}
-		return json.Unmarshal(body, &m) == nil && m.Method == h.Method && m.Params.URI == h.Name
-	}
 	var m struct {
 		Method string `json:"method"`
 		Params struct {
-			Name string `json:"name"`
+			Name json.RawMessage `json:"name"`
+			URI  json.RawMessage `json:"uri"`
 		} `json:"params"`
 	}
-	return json.Unmarshal(body, &m) == nil && m.Method == h.Method && m.Params.Name == h.Name
+	if json.Unmarshal(bytes.TrimSpace(body), &m) != nil || m.Method != h.Method {
+		return false
+	}
+	if h.Name == "" {
+		return true
+	}
+	raw := m.Params.Name
+	if nameMember(h.Method) == "uri" {
+		raw = m.Params.URI
+	}
+	var name string
+	return json.Unmarshal(raw, &name) == nil && name == h.Name
 }
 
 // held is the hook of the requests the server's rig holds: Hold, or the
