@@ -172,18 +172,60 @@ const streamBuffer = 1 << 20
 // apiWithin bounds every call to the engine that is not the run itself.
 const apiWithin = 30 * time.Second
 
+// Start creates the job's container (no network, read-only but for its
+// work folder and a small /tmp, every capability dropped, under the
+// limits), attaches to its streams and starts it; every call to the engine
+// is bounded by apiWithin.
 func (cs *containerStarter) Start(ctx context.Context) (proc.Process, error) {
+	lim := cs.spec.Limits.orDefaults()
+	req := cs.request(lim)
+	apiCtx, cancel := context.WithTimeout(ctx, apiWithin)
+	defer cancel()
+	ctr, err := testcontainers.GenericContainer(apiCtx, req)
+	if err != nil {
+		if ctr != nil {
+			cs.c.remove(ctr.GetContainerID())
+		}
+		return nil, fmt.Errorf("creating the container: %w", err)
+	}
+	id := ctr.GetContainerID()
+	att, err := cs.c.cli.ContainerAttach(apiCtx, id, client.ContainerAttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
+	if err != nil {
+		cs.c.remove(id)
+		return nil, fmt.Errorf("attaching to the container: %w", err)
+	}
+	if err := ctr.Start(apiCtx); err != nil {
+		att.Close()
+		cs.c.remove(id)
+		return nil, fmt.Errorf("starting the container: %w", err)
+	}
+
+	p := &containerProcess{c: cs.c, id: id, att: att.HijackedResponse,
+		stdout: newStream(streamBuffer), stderr: newStream(streamBuffer),
+		done: make(chan struct{}), copied: make(chan struct{}), memory: lim.Memory}
+	go func() {
+		_, err := stdcopy.StdCopy(p.stdout, p.stderr, att.Reader)
+		// Whatever the demultiplexer made of the rest, the connection is
+		// read to its end, so the engine is never kept waiting.
+		_, _ = io.Copy(io.Discard, att.Reader)
+		p.stdout.closeWrite(err)
+		p.stderr.closeWrite(err)
+		close(p.copied)
+	}()
+	go p.watch()
+	proc.KillOnCancel(ctx, p.done, p.Kill)
+	return p, nil
+}
+
+// mounts binds the work folder read-write, and the submission's root, the
+// Go installation and every shared path read-only, each at its own path
+// and once.
+func (cs *containerStarter) mounts() []mount.Mount {
 	spec := cs.spec
-	lim := spec.Limits.orDefaults()
 	root := spec.Root
 	if root == "" {
 		root = spec.Dir
 	}
-	path := spec.Path
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(spec.Dir, path)
-	}
-	uid, gid := cs.c.user()
 	var mounts []mount.Mount
 	seen := map[string]bool{}
 	bind := func(path string, readOnly bool) {
@@ -199,9 +241,23 @@ func (cs *containerStarter) Start(ctx context.Context) (proc.Process, error) {
 	for _, s := range spec.Share {
 		bind(s, true)
 	}
+	return mounts
+}
+
+// request is the container of the job, under the limits lim: the program
+// as the slot's user, stdin open, no network, private IPC, a read-only root
+// with a 64 MiB /tmp, no capability, no new privileges, an init, no logs.
+func (cs *containerStarter) request(lim Limits) testcontainers.GenericContainerRequest {
+	spec := cs.spec
+	path := spec.Path
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(spec.Dir, path)
+	}
+	uid, gid := cs.c.user()
+	mounts := cs.mounts()
 	pids := int64(lim.Procs)
 	init := true
-	req := testcontainers.GenericContainerRequest{
+	return testcontainers.GenericContainerRequest{
 		ContainerRequest: testcontainers.ContainerRequest{
 			Image:  cs.c.Image,
 			Cmd:    append([]string{path}, spec.Args...),
@@ -239,42 +295,6 @@ func (cs *containerStarter) Start(ctx context.Context) (proc.Process, error) {
 		},
 		Logger: silentLogger{},
 	}
-	apiCtx, cancel := context.WithTimeout(ctx, apiWithin)
-	defer cancel()
-	ctr, err := testcontainers.GenericContainer(apiCtx, req)
-	if err != nil {
-		if ctr != nil {
-			cs.c.remove(ctr.GetContainerID())
-		}
-		return nil, fmt.Errorf("creating the container: %w", err)
-	}
-	id := ctr.GetContainerID()
-	att, err := cs.c.cli.ContainerAttach(apiCtx, id, client.ContainerAttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
-	if err != nil {
-		cs.c.remove(id)
-		return nil, fmt.Errorf("attaching to the container: %w", err)
-	}
-	if err := ctr.Start(apiCtx); err != nil {
-		att.Close()
-		cs.c.remove(id)
-		return nil, fmt.Errorf("starting the container: %w", err)
-	}
-
-	p := &containerProcess{c: cs.c, id: id, att: att.HijackedResponse,
-		stdout: newStream(streamBuffer), stderr: newStream(streamBuffer),
-		done: make(chan struct{}), copied: make(chan struct{}), memory: lim.Memory}
-	go func() {
-		_, err := stdcopy.StdCopy(p.stdout, p.stderr, att.Reader)
-		// Whatever the demultiplexer made of the rest, the connection is
-		// read to its end, so the engine is never kept waiting.
-		_, _ = io.Copy(io.Discard, att.Reader)
-		p.stdout.closeWrite(err)
-		p.stderr.closeWrite(err)
-		close(p.copied)
-	}()
-	go p.watch()
-	proc.KillOnCancel(ctx, p.done, p.Kill)
-	return p, nil
 }
 
 // remove deletes a container, running or not.

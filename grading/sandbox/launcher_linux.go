@@ -70,123 +70,25 @@ func Main(args []string) int {
 		return 125
 	}
 
-	fs := flag.NewFlagSet("sandbox-exec", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	uid := fs.Int("uid", -1, "user to run the program as (-1: keep)")
-	gid := fs.Int("gid", -1, "group to run the program as (-1: keep)")
-	nproc := fs.Int("nproc", 0, "RLIMIT_NPROC (0: unchanged)")
-	data := fs.Int64("data", 0, "RLIMIT_DATA in bytes (0: unchanged)")
-	fsize := fs.Int64("fsize", 0, "RLIMIT_FSIZE in bytes (0: unchanged)")
-	nofile := fs.Int("nofile", 0, "RLIMIT_NOFILE (0: unchanged)")
-	dir := fs.String("dir", "", "working directory of the program")
-	ns := fs.Bool("ns", false, "the launcher runs in new PID, mount and network namespaces: set them up")
-	scratch := fs.Int64("scratch", DefaultScratchSize, "with -ns: the size of the private /tmp, /var/tmp and /dev/shm, in bytes")
-	cgroup := fs.String("cgroup", "", "the job's memory cgroup folder: the program starts in it")
-	var keep []string
-	fs.Func("keep", "with -ns: a path under /tmp the program needs (repeatable)", func(v string) error {
-		keep = append(keep, v)
-		return nil
-	})
-	if err := fs.Parse(args); err != nil {
+	o, err := parseLaunch(args)
+	if err != nil {
 		return fail("sandbox-exec: %v", err)
 	}
-	argv := fs.Args()
-	if len(argv) == 0 {
-		return fail("sandbox-exec: no program to run")
-	}
-	if *ns {
-		if err := enterNamespaces(append(keep, *dir), *scratch); err != nil {
+	if o.ns {
+		if err := enterNamespaces(append(o.keep, o.dir), o.scratch); err != nil {
 			return fail("%s%v", nsFailure, err)
 		}
 	}
-
 	if err := setSubreaper(); err != nil {
 		return fail("sandbox-exec: %v", err)
 	}
-	// The launcher lives under the limits for a moment (see below), so
-	// they never go below what it needs itself.
-	if *data > 0 {
-		*data = max(*data, MinMemory)
-	}
-	if *nofile > 0 {
-		*nofile = max(*nofile, MinFiles)
-	}
-	limits := []struct {
-		name     string
-		resource int
-		value    uint64
-	}{
-		{"core", syscall.RLIMIT_CORE, 0},
-		{"nproc", rlimitNPROC, uint64(max(*nproc, 0))},
-		{"data", syscall.RLIMIT_DATA, uint64(max(*data, 0))},
-		{"fsize", syscall.RLIMIT_FSIZE, uint64(max(*fsize, 0))},
-		{"nofile", syscall.RLIMIT_NOFILE, uint64(max(*nofile, 0))},
-	}
-	// The program inherits the launcher's limits, so the launcher takes
-	// them on just before it starts the program. As root it gives them
-	// back right after, so its own clean-up never runs short; without root
-	// it cannot raise a hard limit again, and keeps them (it needs little).
-	saved := map[int]syscall.Rlimit{}
-	for _, l := range limits {
-		if l.value == 0 && l.resource != syscall.RLIMIT_CORE {
-			continue
-		}
-		var old syscall.Rlimit
-		if err := syscall.Getrlimit(l.resource, &old); err == nil {
-			saved[l.resource] = old
-		}
-		if err := setLimit(l.resource, l.value); err != nil {
-			return fail("sandbox-exec: setting RLIMIT_%s to %d: %v", strings.ToUpper(l.name), l.value, err)
-		}
-	}
-	restore := func() {
-		if os.Geteuid() != 0 {
-			return
-		}
-		for resource, old := range saved {
-			_ = syscall.Setrlimit(resource, &old)
-		}
-	}
-
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = *dir
-	cmd.Env = os.Environ()
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	attr := &syscall.SysProcAttr{Setpgid: true}
-	if *uid >= 0 {
-		g := *gid
-		if g < 0 {
-			g = *uid
-		}
-		attr.Credential = &syscall.Credential{Uid: uint32(*uid), Gid: uint32(g), Groups: []uint32{}}
-	}
-	cmd.SysProcAttr = attr
-	// The program starts in the job's memory cgroup, so that it and
-	// everything it starts share one memory limit: the launcher joins the
-	// cgroup for the moment it starts the program (which inherits it), then
-	// goes back to the grader's.
-	if *cgroup != "" {
-		if err := joinCgroup(*cgroup); err != nil {
-			restore()
-			return fail("sandbox-exec: %v", err)
-		}
-	}
-	err := cmd.Start()
-	restore()
-	if *cgroup != "" {
-		if err := leaveCgroup(*cgroup); err != nil {
-			fmt.Fprintf(status, "note: %v\n", err)
-		}
-	}
+	restore, err := o.takeLimits()
 	if err != nil {
-		who := ""
-		if *uid >= 0 {
-			who = fmt.Sprintf(" as uid %d (the submission folder and every folder above it must be readable by that user)", *uid)
-		}
-		if why := proc.ExplainExec(resolve(*dir, argv[0]), err); why != "" {
-			return fail("cannot start %s: %s", argv[0], why)
-		}
-		return fail("cannot start %s%s: %v", argv[0], who, unwrapExec(err))
+		return fail("sandbox-exec: %v", err)
+	}
+	cmd, err := o.start(status, restore)
+	if err != nil {
+		return fail("%v", err)
 	}
 	child := cmd.Process.Pid
 	fmt.Fprintf(status, "ok %d\n", child)
@@ -211,45 +113,17 @@ func Main(args []string) int {
 	case <-stop:
 		stopped = true
 	}
-	if *cgroup != "" && !stopped && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
+	if o.cgroup != "" && !stopped && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
 		// Killed, and not by the grader: by the kernel, for memory?
-		if n := oomKills(*cgroup); n > 0 {
+		if n := oomKills(o.cgroup); n > 0 {
 			fmt.Fprintf(status, "oom-kills %d\n", n)
 		}
 	}
-	// Kill whatever is left: the process group, every process of the
-	// slot's user, every orphan handed to us. Again after each reaping, in
-	// case something forked while the first round was on its way.
-	sweep := func() {
-		_ = syscall.Kill(-child, syscall.SIGKILL)
-		if *uid > 0 {
-			killUser(*uid)
-		}
-		killChildren()
-	}
-	sweep()
-	deadline := time.NewTimer(cleanupWithin)
-	defer deadline.Stop()
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-cleanup:
-	for {
-		select {
-		case <-allGone:
-			break cleanup
-		case <-reaped:
-			sweep()
-		case <-tick.C:
-			sweep()
-		case <-deadline.C:
-			fmt.Fprintf(status, "note: some processes did not die within %v of SIGKILL\n", cleanupWithin)
-			break cleanup
-		}
-	}
-	if !*ns && *uid > 0 {
+	killAllLeft(child, o.uid, reaped, allGone, status)
+	if !o.ns && o.uid > 0 {
 		// No private scratch folders to vanish with the namespace: remove
 		// what the slot's user left in the machine's.
-		removeOwned(*uid)
+		removeOwned(o.uid)
 	}
 	if stopped {
 		select {
@@ -266,6 +140,176 @@ cleanup:
 		fmt.Fprintf(status, "exit code %d\n", ws.ExitStatus())
 	}
 	return 0
+}
+
+// launchArgs is what the launcher's flags ask for, and the program to run.
+type launchArgs struct {
+	uid, gid, nproc, nofile int
+	data, fsize, scratch    int64
+	dir, cgroup             string
+	ns                      bool
+	keep                    []string // with ns: paths under /tmp the program needs
+	argv                    []string // the program and its arguments
+}
+
+// parseLaunch reads the launcher's flags and the program after them.
+func parseLaunch(args []string) (*launchArgs, error) {
+	fs := flag.NewFlagSet("sandbox-exec", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	uid := fs.Int("uid", -1, "user to run the program as (-1: keep)")
+	gid := fs.Int("gid", -1, "group to run the program as (-1: keep)")
+	nproc := fs.Int("nproc", 0, "RLIMIT_NPROC (0: unchanged)")
+	data := fs.Int64("data", 0, "RLIMIT_DATA in bytes (0: unchanged)")
+	fsize := fs.Int64("fsize", 0, "RLIMIT_FSIZE in bytes (0: unchanged)")
+	nofile := fs.Int("nofile", 0, "RLIMIT_NOFILE (0: unchanged)")
+	dir := fs.String("dir", "", "working directory of the program")
+	ns := fs.Bool("ns", false, "the launcher runs in new PID, mount and network namespaces: set them up")
+	scratch := fs.Int64("scratch", DefaultScratchSize, "with -ns: the size of the private /tmp, /var/tmp and /dev/shm, in bytes")
+	cgroup := fs.String("cgroup", "", "the job's memory cgroup folder: the program starts in it")
+	var keep []string
+	fs.Func("keep", "with -ns: a path under /tmp the program needs (repeatable)", func(v string) error {
+		keep = append(keep, v)
+		return nil
+	})
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	argv := fs.Args()
+	if len(argv) == 0 {
+		return nil, errors.New("no program to run")
+	}
+	return &launchArgs{uid: *uid, gid: *gid, nproc: *nproc, nofile: *nofile, data: *data, fsize: *fsize, scratch: *scratch,
+		dir: *dir, cgroup: *cgroup, ns: *ns, keep: keep, argv: argv}, nil
+}
+
+// takeLimits sets the resource limits on the launcher itself, for the
+// program to inherit, and returns the function that gives them back (as
+// root; without root it cannot raise a hard limit again, and keeps them).
+func (o *launchArgs) takeLimits() (restore func(), err error) {
+	// The launcher lives under the limits for a moment (see below), so
+	// they never go below what it needs itself.
+	if o.data > 0 {
+		o.data = max(o.data, MinMemory)
+	}
+	if o.nofile > 0 {
+		o.nofile = max(o.nofile, MinFiles)
+	}
+	limits := []struct {
+		name     string
+		resource int
+		value    uint64
+	}{
+		{"core", syscall.RLIMIT_CORE, 0},
+		{"nproc", rlimitNPROC, uint64(max(o.nproc, 0))},
+		{"data", syscall.RLIMIT_DATA, uint64(max(o.data, 0))},
+		{"fsize", syscall.RLIMIT_FSIZE, uint64(max(o.fsize, 0))},
+		{"nofile", syscall.RLIMIT_NOFILE, uint64(max(o.nofile, 0))},
+	}
+	// The program inherits the launcher's limits, so the launcher takes
+	// them on just before it starts the program. As root it gives them
+	// back right after, so its own clean-up never runs short; without root
+	// it cannot raise a hard limit again, and keeps them (it needs little).
+	saved := map[int]syscall.Rlimit{}
+	for _, l := range limits {
+		if l.value == 0 && l.resource != syscall.RLIMIT_CORE {
+			continue
+		}
+		var old syscall.Rlimit
+		if err := syscall.Getrlimit(l.resource, &old); err == nil {
+			saved[l.resource] = old
+		}
+		if err := setLimit(l.resource, l.value); err != nil {
+			return nil, fmt.Errorf("setting RLIMIT_%s to %d: %w", strings.ToUpper(l.name), l.value, err)
+		}
+	}
+	return func() {
+		if os.Geteuid() != 0 {
+			return
+		}
+		for resource, old := range saved {
+			_ = syscall.Setrlimit(resource, &old)
+		}
+	}, nil
+}
+
+// start starts the program in a process group of its own, as the args'
+// user and group, in its memory cgroup, and gives the launcher's limits
+// back (restore) once it has. The error is what the launcher reports.
+func (o *launchArgs) start(status io.Writer, restore func()) (*exec.Cmd, error) {
+	argv := o.argv
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = o.dir
+	cmd.Env = os.Environ()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	attr := &syscall.SysProcAttr{Setpgid: true}
+	if o.uid >= 0 {
+		g := o.gid
+		if g < 0 {
+			g = o.uid
+		}
+		attr.Credential = &syscall.Credential{Uid: uint32(o.uid), Gid: uint32(g), Groups: []uint32{}}
+	}
+	cmd.SysProcAttr = attr
+	// The program starts in the job's memory cgroup, so that it and
+	// everything it starts share one memory limit: the launcher joins the
+	// cgroup for the moment it starts the program (which inherits it), then
+	// goes back to the grader's.
+	if o.cgroup != "" {
+		if err := joinCgroup(o.cgroup); err != nil {
+			restore()
+			return nil, fmt.Errorf("sandbox-exec: %w", err)
+		}
+	}
+	err := cmd.Start()
+	restore()
+	if o.cgroup != "" {
+		if err := leaveCgroup(o.cgroup); err != nil {
+			fmt.Fprintf(status, "note: %v\n", err)
+		}
+	}
+	if err != nil {
+		who := ""
+		if o.uid >= 0 {
+			who = fmt.Sprintf(" as uid %d (the submission folder and every folder above it must be readable by that user)", o.uid)
+		}
+		if why := proc.ExplainExec(resolve(o.dir, argv[0]), err); why != "" {
+			return nil, fmt.Errorf("cannot start %s: %s", argv[0], why)
+		}
+		return nil, fmt.Errorf("cannot start %s%s: %v", argv[0], who, unwrapExec(err))
+	}
+	return cmd, nil
+}
+
+// killAllLeft kills whatever is left: the process group of child, every
+// process of the slot's user uid, every orphan handed to the launcher.
+// Again after each reaping, and every 50 ms, in case something forked
+// while the first round was on its way, until allGone or cleanupWithin.
+func killAllLeft(child, uid int, reaped <-chan struct{}, allGone <-chan struct{}, status io.Writer) {
+	sweep := func() {
+		_ = syscall.Kill(-child, syscall.SIGKILL)
+		if uid > 0 {
+			killUser(uid)
+		}
+		killChildren()
+	}
+	sweep()
+	deadline := time.NewTimer(cleanupWithin)
+	defer deadline.Stop()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-allGone:
+			return
+		case <-reaped:
+			sweep()
+		case <-tick.C:
+			sweep()
+		case <-deadline.C:
+			fmt.Fprintf(status, "note: some processes did not die within %v of SIGKILL\n", cleanupWithin)
+			return
+		}
+	}
 }
 
 // rlimitNPROC is RLIMIT_NPROC, which package syscall does not name.

@@ -427,21 +427,7 @@ func (ps *processStarter) launch(ctx context.Context, args []string, useNS bool,
 	p := &sandboxedProcess{cmd: cmd, stdin: inW, stdout: outR, stderr: errR, life: lifeW, done: make(chan struct{})}
 	status := bufio.NewReader(statusR)
 
-	first := make(chan string, 1)
-	go func() {
-		line, _ := status.ReadString('\n')
-		first <- strings.TrimSpace(line)
-	}()
-	var line string
-	timer := time.NewTimer(startWithin)
-	defer timer.Stop()
-	select {
-	case line = <-first:
-	case <-timer.C:
-		line = fmt.Sprintf("error: the sandbox launcher did not start the program within %v", startWithin)
-	case <-ctx.Done():
-		line = "error: " + ctx.Err().Error()
-	}
+	line := firstStatus(ctx, status)
 	if pid, ok := strings.CutPrefix(line, "ok "); ok {
 		if !useNS {
 			// In its own PID namespace the program's pid means nothing
@@ -457,14 +443,7 @@ func (ps *processStarter) launch(ctx context.Context, args []string, useNS bool,
 		outR.Close()
 		errR.Close()
 		statusR.Close()
-		why, found := strings.CutPrefix(line, "error: ")
-		if !found {
-			why = "the sandbox launcher ended before it started the program"
-		}
-		if useNS && strings.HasPrefix(why, nsFailure) {
-			return nil, fmt.Errorf("%w: %w: %s", errNoNamespaces, errNSSetup, why)
-		}
-		return nil, errors.New(why)
+		return nil, launchFailure(line, useNS)
 	}
 
 	go func() {
@@ -480,6 +459,41 @@ func (ps *processStarter) launch(ctx context.Context, args []string, useNS bool,
 	}()
 	proc.KillOnCancel(ctx, p.done, p.Kill)
 	return p, nil
+}
+
+// firstStatus is the launcher's first status line ("ok PID" or "error:
+// ..."), or an error line of its own when none came within startWithin or
+// ctx ended first.
+func firstStatus(ctx context.Context, status *bufio.Reader) string {
+	first := make(chan string, 1)
+	go func() {
+		line, _ := status.ReadString('\n')
+		first <- strings.TrimSpace(line)
+	}()
+	timer := time.NewTimer(startWithin)
+	defer timer.Stop()
+	select {
+	case line := <-first:
+		return line
+	case <-timer.C:
+		return fmt.Sprintf("error: the sandbox launcher did not start the program within %v", startWithin)
+	case <-ctx.Done():
+		return "error: " + ctx.Err().Error()
+	}
+}
+
+// launchFailure is the error of a launcher whose first status line was
+// not "ok PID": what it said after "error: ", marked as a namespace set-up
+// failure when it was one (with useNS).
+func launchFailure(line string, useNS bool) error {
+	why, found := strings.CutPrefix(line, "error: ")
+	if !found {
+		why = "the sandbox launcher ended before it started the program"
+	}
+	if useNS && strings.HasPrefix(why, nsFailure) {
+		return fmt.Errorf("%w: %w: %s", errNoNamespaces, errNSSetup, why)
+	}
+	return errors.New(why)
 }
 
 // launcherExit reads how the program ended from the launcher's last status
