@@ -334,13 +334,7 @@ func paramsObject(method string, params any) ([]byte, *string, error) {
 		return nil, nil, fmt.Errorf("%s: params must not carry _meta; the client writes it (use WithProgress or WithLogLevel for the optional keys)", method)
 	}
 	var name *string
-	key := ""
-	switch method {
-	case "tools/call", "prompts/get":
-		key = "name"
-	case "resources/read":
-		key = "uri"
-	}
+	key := mcp.NameMember(method)
 	if v, ok := members[key]; ok && key != "" {
 		var s string
 		if json.Unmarshal(v, &s) != nil {

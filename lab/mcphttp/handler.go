@@ -241,10 +241,10 @@ func CheckHeaders(h http.Header, msg *wire.Message) *wire.Error {
 		return mismatch("Header mismatch: Mcp-Method header value '%s' does not match body value '%s'", method, msg.Method)
 	}
 	var want *string
-	switch msg.Method {
-	case mcp.MethodToolsCall, "prompts/get":
+	switch mcp.NameMember(msg.Method) {
+	case "name":
 		want = body.Name
-	case "resources/read":
+	case "uri":
 		want = body.URI
 	default:
 		return nil

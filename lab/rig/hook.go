@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/mcplab/mcplab/lab/mcp"
 )
 
 // Hook picks the requests of one method that name one thing: a tool's
@@ -21,20 +23,7 @@ type Hook struct {
 }
 
 // CallOf is the hook of the calls of one tool: lesson 3's hang=search.
-func CallOf(tool string) Hook { return Hook{Method: "tools/call", Name: tool} }
-
-// nameMember is the member of params that names what a request of the
-// method is about, as MCP's Mcp-Name header mirrors it; "" when the method
-// names nothing.
-func nameMember(method string) string {
-	switch method {
-	case "tools/call", "prompts/get":
-		return "name"
-	case "resources/read", "resources/subscribe", "resources/unsubscribe":
-		return "uri"
-	}
-	return ""
-}
+func CallOf(tool string) Hook { return Hook{Method: mcp.MethodToolsCall, Name: tool} }
 
 // ParseHook reads a hook as a scenario writes it (hang=..., cut=...):
 //
@@ -57,8 +46,8 @@ func ParseHook(s string) (Hook, error) {
 	if named && name == "" {
 		return Hook{}, fmt.Errorf("the hook %q has a colon and no name after it: write %s:NAME, or %s alone for every request of it", s, method, method)
 	}
-	if named && nameMember(method) == "" {
-		return Hook{}, fmt.Errorf("the hook %q names a %s, but a %s request names nothing (tools/call, prompts/get and resources/read, subscribe and unsubscribe do): write %s alone", s, method, method, method)
+	if named && mcp.NameMember(method) == "" {
+		return Hook{}, fmt.Errorf("the hook %q names a %s, but a %s request names nothing (tools/call, prompts/get and resources/read do): write %s alone", s, method, method, method)
 	}
 	return Hook{Method: method, Name: name}, nil
 }
@@ -71,7 +60,7 @@ func (h Hook) String() string {
 	switch {
 	case h.IsZero():
 		return ""
-	case h.Method == "tools/call" && h.Name != "":
+	case h.Method == mcp.MethodToolsCall && h.Name != "":
 		return h.Name
 	case h.Name == "":
 		return h.Method
@@ -84,7 +73,7 @@ func (h Hook) String() string {
 // notes://retry", "resources/list".
 func (h Hook) describe() string {
 	switch {
-	case h.Method == "tools/call" && h.Name != "":
+	case h.Method == mcp.MethodToolsCall && h.Name != "":
 		return "call of " + h.Name
 	case h.Name == "":
 		return h.Method
@@ -113,7 +102,7 @@ func (h Hook) Picks(body []byte) bool {
 		return true
 	}
 	raw := m.Params.Name
-	if nameMember(h.Method) == "uri" {
+	if mcp.NameMember(h.Method) == "uri" {
 		raw = m.Params.URI
 	}
 	var name string
