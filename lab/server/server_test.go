@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -73,76 +73,42 @@ func TestLogsGoToStderr(t *testing.T) {
 	}
 }
 
-// oddInput is one row of the lesson's table of odd inputs.
-type oddInput struct {
-	n      int
-	input  string
-	answer string
-}
-
-var oddRow = regexp.MustCompile("^\\| (\\d+) \\| `(.*)` \\| (.*?) \\| .* \\|$")
-
-func readOddInputs(t *testing.T) []oddInput {
-	t.Helper()
-	data, err := os.ReadFile("../../lessons/01-reading-messages/odd-inputs.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []oddInput
-	for _, line := range strings.Split(string(data), "\n") {
-		m := oddRow.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		n, _ := strconv.Atoi(m[1])
-		in, err := strconv.Unquote(m[2])
-		if err != nil {
-			t.Fatalf("row %d: input %s is not a Go string literal: %v", n, m[2], err)
-		}
-		rows = append(rows, oddInput{n: n, input: in, answer: m[3]})
-	}
-	if len(rows) < 20 {
-		t.Fatalf("the table has %d rows; the lesson promises at least 20", len(rows))
-	}
-	return rows
-}
-
 var answerForm = regexp.MustCompile(`^(result (.+)|error (-?\d+)), id (.+)$`)
 
 // TestOddInputs runs every row of lessons/01-reading-messages/odd-inputs.md
 // against the reference server: the table students read is the truth.
 func TestOddInputs(t *testing.T) {
-	for _, row := range readOddInputs(t) {
-		out, _ := serve(t, row.input)
-		if row.answer == "nothing" {
+	for _, row := range testkit.ReadOddInputs(t, "../../lessons/01-reading-messages/odd-inputs.md") {
+		out, _ := serve(t, row.Input)
+		if row.Answer == "nothing" {
 			if out != "" {
-				t.Errorf("row %d %q: want nothing, got %q", row.n, row.input, out)
+				t.Errorf("row %d %q: want nothing, got %q", row.N, row.Input, out)
 			}
 			continue
 		}
-		m := answerForm.FindStringSubmatch(row.answer)
+		m := answerForm.FindStringSubmatch(row.Answer)
 		if m == nil {
-			t.Fatalf("row %d: answer %q is not in a form the test knows", row.n, row.answer)
+			t.Fatalf("row %d: answer %q is not in a form the test knows", row.N, row.Answer)
 		}
 		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 		if len(lines) != 1 || lines[0] == "" {
-			t.Errorf("row %d %q: want one answer, got %q", row.n, row.input, out)
+			t.Errorf("row %d %q: want one answer, got %q", row.N, row.Input, out)
 			continue
 		}
 		msg, why := wire.ParseResponse([]byte(lines[0]))
 		if msg == nil {
-			t.Errorf("row %d: answer %q is not a response: %s", row.n, lines[0], why)
+			t.Errorf("row %d: answer %q is not a response: %s", row.N, lines[0], why)
 			continue
 		}
 		if !wire.SameID(msg.ID, json.RawMessage(m[4])) || string(msg.ID) != m[4] {
-			t.Errorf("row %d %q: id %s, want %s", row.n, row.input, msg.ID, m[4])
+			t.Errorf("row %d %q: id %s, want %s", row.N, row.Input, msg.ID, m[4])
 		}
 		if m[2] != "" {
 			if msg.Result == nil || string(msg.Result) != m[2] {
-				t.Errorf("row %d %q: got %s, want result %s", row.n, row.input, lines[0], m[2])
+				t.Errorf("row %d %q: got %s, want result %s", row.N, row.Input, lines[0], m[2])
 			}
 		} else if code, _ := strconv.Atoi(m[3]); msg.Error == nil || msg.Error.Code != code {
-			t.Errorf("row %d %q: got %s, want error %d", row.n, row.input, lines[0], code)
+			t.Errorf("row %d %q: got %s, want error %d", row.N, row.Input, lines[0], code)
 		}
 	}
 }
