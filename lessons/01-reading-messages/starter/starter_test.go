@@ -267,85 +267,9 @@ func TestStarters(t *testing.T) {
 	if testing.Short() {
 		t.Skip("grading 18 servers takes a minute; not in -short mode")
 	}
-	var (
-		mu      sync.Mutex
-		results = map[string][]*grading.Result{} // by language folder, then stage
-		stages  = map[string][]stage{}
-	)
-	t.Run("grade", func(t *testing.T) {
-		for _, lang := range languages {
-			t.Run(lang.dir, func(t *testing.T) {
-				t.Parallel()
-				if lang.tool != "" {
-					lang.interpreter(t) // skips now when it is missing
-				}
-				st := readStages(t, lang)
-				mu.Lock()
-				stages[lang.dir] = st
-				results[lang.dir] = make([]*grading.Result, len(st)+1)
-				mu.Unlock()
-				for k := 0; k <= len(st); k++ {
-					t.Run(strings.NewReplacer(". ", "-", " ", "-").Replace(label(st, k)), func(t *testing.T) {
-						t.Parallel()
-						dir := buildStage(t, lang, st, k)
-						ctx, cancel := context.WithCancel(context.Background())
-						defer cancel()
-						opts := grading.Options{Starter: lang.command(t, dir)}
-						if k == 0 {
-							// As shipped, a starter takes each read for a
-							// line, so its verdicts rest on the grader's
-							// chunks staying apart, which the grader
-							// ensures by waiting for each to be read. A
-							// server still starting (python3 took 4 s at
-							// load average 74) must not outlast that
-							// wait, so the deadlines are stretched here.
-							// Once framing is done, chunks may merge
-							// without changing any verdict.
-							opts.TimeScale = 4
-						}
-						res, err := grading.Grade(ctx, opts)
-						if err != nil {
-							t.Fatalf("grading: %v", err)
-						}
-						if !res.Gradable {
-							t.Fatalf("the grader could not grade it: %s", res.Problem)
-						}
-						mu.Lock()
-						results[lang.dir][k] = res
-						mu.Unlock()
-					})
-				}
-			})
-		}
-	})
-
-	graded := map[string]bool{}
-	for _, lang := range languages {
-		rs, ok := results[lang.dir]
-		if !ok {
-			continue // skipped: its interpreter is missing
-		}
-		complete := true
-		for _, r := range rs {
-			complete = complete && r != nil
-		}
-		graded[lang.dir] = complete
-	}
-	var tables []docTable
-	for _, lang := range languages {
-		if graded[lang.dir] {
-			readme := filepath.Join(lang.dir, "README.md")
-			tables = append(tables,
-				docTable{readme, "shipped", shippedTable(results[lang.dir][0])},
-				docTable{readme, "stages", stagesTable(stages[lang.dir], results[lang.dir])})
-		}
-	}
-	all := len(graded) == len(languages)
-	for _, ok := range graded {
-		all = all && ok
-	}
+	results, stages := gradeStarters(t)
+	tables, all := starterTables(results, stages)
 	if all {
-		tables = append(tables, docTable{keyPath, "stages", keyTable(stages[languages[0].dir], results)})
 		t.Logf("scores measured in this run, as the teacher key shows them:\n%s", render(tables[len(tables)-1].rows))
 	} else if t.Failed() {
 		return // the grading failures above say what went wrong
@@ -371,6 +295,106 @@ func TestStarters(t *testing.T) {
 			t.Error(p)
 		}
 	}
+}
+
+// gradeStarters grades every starter at every stage, in parallel subtests
+// of "grade", and returns the results by language folder, then stage (a
+// language whose interpreter is missing has none), and each one's stages.
+func gradeStarters(t *testing.T) (map[string][]*grading.Result, map[string][]stage) {
+	var (
+		mu      sync.Mutex
+		results = map[string][]*grading.Result{} // by language folder, then stage
+		stages  = map[string][]stage{}
+	)
+	t.Run("grade", func(t *testing.T) {
+		for _, lang := range languages {
+			t.Run(lang.dir, func(t *testing.T) {
+				t.Parallel()
+				if lang.tool != "" {
+					lang.interpreter(t) // skips now when it is missing
+				}
+				st := readStages(t, lang)
+				mu.Lock()
+				stages[lang.dir] = st
+				results[lang.dir] = make([]*grading.Result, len(st)+1)
+				mu.Unlock()
+				for k := 0; k <= len(st); k++ {
+					t.Run(strings.NewReplacer(". ", "-", " ", "-").Replace(label(st, k)), func(t *testing.T) {
+						t.Parallel()
+						res := gradeStage(t, lang, st, k)
+						mu.Lock()
+						results[lang.dir][k] = res
+						mu.Unlock()
+					})
+				}
+			})
+		}
+	})
+	return results, stages
+}
+
+// gradeStage builds lang's starter with its first k stages done and grades
+// it, failing the test when it cannot be graded.
+func gradeStage(t *testing.T, lang language, st []stage, k int) *grading.Result {
+	t.Helper()
+	dir := buildStage(t, lang, st, k)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts := grading.Options{Starter: lang.command(t, dir)}
+	if k == 0 {
+		// As shipped, a starter takes each read for a
+		// line, so its verdicts rest on the grader's
+		// chunks staying apart, which the grader
+		// ensures by waiting for each to be read. A
+		// server still starting (python3 took 4 s at
+		// load average 74) must not outlast that
+		// wait, so the deadlines are stretched here.
+		// Once framing is done, chunks may merge
+		// without changing any verdict.
+		opts.TimeScale = 4
+	}
+	res, err := grading.Grade(ctx, opts)
+	if err != nil {
+		t.Fatalf("grading: %v", err)
+	}
+	if !res.Gradable {
+		t.Fatalf("the grader could not grade it: %s", res.Problem)
+	}
+	return res
+}
+
+// starterTables is the tables the results must match: each fully graded
+// starter's README tables, and the teacher key's when every starter was
+// graded (all).
+func starterTables(results map[string][]*grading.Result, stages map[string][]stage) (tables []docTable, all bool) {
+	graded := map[string]bool{}
+	for _, lang := range languages {
+		rs, ok := results[lang.dir]
+		if !ok {
+			continue // skipped: its interpreter is missing
+		}
+		complete := true
+		for _, r := range rs {
+			complete = complete && r != nil
+		}
+		graded[lang.dir] = complete
+	}
+	for _, lang := range languages {
+		if graded[lang.dir] {
+			readme := filepath.Join(lang.dir, "README.md")
+			tables = append(tables,
+				docTable{readme, "shipped", shippedTable(results[lang.dir][0])},
+				docTable{readme, "stages", stagesTable(stages[lang.dir], results[lang.dir])})
+		}
+	}
+	all = len(graded) == len(languages)
+	for _, ok := range graded {
+		all = all && ok
+	}
+	if all {
+		tables = append(tables, docTable{keyPath, "stages", keyTable(stages[languages[0].dir], results)})
+	}
+	return tables, all
 }
 
 // shippedTable states, for one starter as shipped, every check's verdict
