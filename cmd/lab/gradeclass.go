@@ -112,13 +112,13 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 			return exitCannot, usagef("-shard needs -time-scale: shards calibrated apart would get different deadlines, and lab merge-grades refuses to merge them")
 		}
 	}
-	manifest, err := lessons.Get(*lesson)
-	if err != nil {
-		return exitCannot, usageError{err.Error()}
-	}
 	var lessonFS iofs.FS
 	if *lessonDir != "" {
 		lessonFS = os.DirFS(*lessonDir)
+	}
+	manifest, err := lessons.Find(*lesson, lessonFS)
+	if err != nil {
+		return exitCannot, usageError{err.Error()}
 	}
 	if _, err := grading.LoadLesson(*lesson, lessonFS); err != nil {
 		return exitCannot, usagef("-lesson %d: %v", *lesson, err)

@@ -23,13 +23,14 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	times := fs.Bool("times", false, "add a column with each event's time since the start")
 	noModel := fs.Bool("no-model", false, "skip the model step")
 	lessonNum := fs.Int("lesson", 1, "the lesson whose scenario to play")
+	lessonDir := fs.String("lesson-dir", "", "play the lesson in this folder (its lesson.txt says it is lesson -lesson) instead of the built-in one")
 	format := fs.String("format", "text", "text: print each event as it happens; html: write one page with the run drawn as a timeline")
 	out := fs.String("out", "", "with -format html, write the page to this file instead of stdout")
 	command, err := parseFlags(fs, args)
 	if err != nil {
 		return exitCannot, err
 	}
-	lesson, err := lessons.Get(*lessonNum)
+	lesson, err := lessons.Find(*lessonNum, dirFS(*lessonDir))
 	if err != nil {
 		return exitCannot, usageError{err.Error()}
 	}
@@ -210,7 +211,7 @@ func loadClientRun(lesson *lessons.Manifest, file string, command []string) (cli
 	if len(command) > 0 {
 		starter = proc.Command{Path: command[0], Args: command[1:]}
 	}
-	dir, err := subFS(lesson.Dir)
+	dir, err := lesson.Folder()
 	if err != nil {
 		return clientRun{}, exitInternal, err
 	}
