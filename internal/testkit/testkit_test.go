@@ -1,6 +1,8 @@
 package testkit
 
 import (
+	"reflect"
+	"sync"
 	"testing"
 )
 
@@ -13,5 +15,34 @@ func TestReadOddInputs(t *testing.T) {
 		if r.Answer == "" {
 			t.Errorf("row %d has no answer", r.N)
 		}
+	}
+}
+
+func TestTableRows(t *testing.T) {
+	doc := "# Title\n\n| a | b |\n|---|---|\n| `x` | 1 |\n|  y  |  |\n\nafter\n| z | 9 |\n"
+	rows, err := TableRows(doc, "| a | b |")
+	want := [][]string{{"`x`", "1"}, {"y", ""}}
+	if err != nil || !reflect.DeepEqual(rows, want) {
+		t.Errorf("TableRows = %q, %v; want %q", rows, err, want)
+	}
+	if _, err := TableRows(doc, "| c |"); err == nil || err.Error() != `no table with the header "| c |"` {
+		t.Errorf("TableRows of a missing table: %v", err)
+	}
+}
+
+func TestBufferTakesConcurrentWrites(t *testing.T) {
+	var b Buffer
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 100 {
+				b.Write([]byte("x"))
+				_ = b.String()
+			}
+		})
+	}
+	wg.Wait()
+	if got := len(b.String()); got != 800 {
+		t.Errorf("%d bytes written, want 800", got)
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"errors"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/mcp"
 	"github.com/mcplab/mcplab/lab/mcpserver"
 	"github.com/mcplab/mcplab/lab/schema"
@@ -92,7 +92,7 @@ func TestCancelledCallIsNotAnswered(t *testing.T) {
 			return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent("too late")}}, nil
 		}))
 	inR, inW := io.Pipe()
-	var out syncBuffer
+	var out testkit.Buffer
 	done := make(chan error, 1)
 	go func() { done <- s.ServeStdio(context.Background(), inR, &out) }()
 	io.WriteString(inW, `{"jsonrpc":"2.0","id":"s","method":"tools/call","params":{"name":"slow",`+meta+`}}`+"\n")
@@ -156,25 +156,6 @@ func TestAddToolRejectsMistakes(t *testing.T) {
 			newServer().AddTool(tool, mcpserver.ToolFunc(nil))
 		})
 	}
-}
-
-// syncBuffer is a bytes.Buffer that a server goroutine may write while the
-// test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func TestAddToolAfterServingPanics(t *testing.T) {
