@@ -309,109 +309,129 @@ func TestReportsInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The checks themselves: a page that fetches and logs is caught.
-	t.Run("control", func(t *testing.T) {
-		file := filepath.Join(pages, "control.html")
-		bad := `<!DOCTYPE html><title>control</title><img src="http://mcplab.invalid/x.png"><script>console.error("boom")</script>`
-		if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ctx, seen, done := open(t, browser, file)
-		defer done()
-		seen.settle(t, ctx)
-		seen.mu.Lock()
-		defer seen.mu.Unlock()
-		if !slices.Contains(seen.requests, "http://mcplab.invalid/x.png") || !slices.ContainsFunc(seen.console, func(m string) bool { return strings.Contains(m, "boom") }) {
-			t.Errorf("a page that fetches an image and logs an error: requests %q, console %q; want both seen", seen.requests, seen.console)
-		}
-	})
+	t.Run("control", func(t *testing.T) { checkControlPage(t, browser, pages) })
 	for _, r := range runs {
-		t.Run(r.name, func(t *testing.T) {
-			var b bytes.Buffer
-			if err := report.Write(&b, report.FormatHTML, r.res, report.Options{}); err != nil {
-				t.Fatal(err)
-			}
-			file := filepath.Join(pages, r.name+".html")
-			if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			ctx, seen, done := open(t, browser, file)
-			defer done()
-			checkGradePage(t, ctx, r.res)
-			if r.name == "lesson1-hostile" {
-				checkHostile(t, ctx)
-			}
-			seen.settle(t, ctx)
-			seen.noConsole(t)
-			seen.noNetwork(t, pages)
-			screenshot(t, ctx, filepath.Join(out, r.name+".png"))
-			if r.name == "lesson1-chunk-as-line" && os.Getenv("MCPLAB_SCREENSHOTS") == "1" {
-				eval[chromedp.Void](t, ctx, `document.getElementById("not-passed").scrollIntoView()`)
-				viewportShot(t, ctx, filepath.Join("..", "..", "..", "docs", "img", "grade-page.png"))
-			}
-		})
+		t.Run(r.name, func(t *testing.T) { checkGradeRun(t, browser, r, pages, out) })
 	}
+	t.Run("class", func(t *testing.T) { checkClassRun(t, browser, runs, out) })
+}
 
-	t.Run("class", func(t *testing.T) {
-		dir := filepath.Join(out, "class")
-		if err := os.RemoveAll(dir); err != nil {
-			t.Fatal(err)
+// checkControlPage checks the checks: a page that fetches an image and
+// logs an error is seen doing both.
+func checkControlPage(t *testing.T, browser context.Context, pages string) {
+	file := filepath.Join(pages, "control.html")
+	bad := `<!DOCTYPE html><title>control</title><img src="http://mcplab.invalid/x.png"><script>console.error("boom")</script>`
+	if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, seen, done := open(t, browser, file)
+	defer done()
+	seen.settle(t, ctx)
+	seen.mu.Lock()
+	defer seen.mu.Unlock()
+	if !slices.Contains(seen.requests, "http://mcplab.invalid/x.png") || !slices.ContainsFunc(seen.console, func(m string) bool { return strings.Contains(m, "boom") }) {
+		t.Errorf("a page that fetches an image and logs an error: requests %q, console %q; want both seen", seen.requests, seen.console)
+	}
+}
+
+// checkGradeRun writes the grade page of one run into pages, opens it and
+// checks it (and the hostile server's page for markup it must not run),
+// with no console message and no request, and keeps its screenshot in out.
+func checkGradeRun(t *testing.T, browser context.Context, r *graded, pages, out string) {
+	var b bytes.Buffer
+	if err := report.Write(&b, report.FormatHTML, r.res, report.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(pages, r.name+".html")
+	if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, seen, done := open(t, browser, file)
+	defer done()
+	checkGradePage(t, ctx, r.res)
+	if r.name == "lesson1-hostile" {
+		checkHostile(t, ctx)
+	}
+	seen.settle(t, ctx)
+	seen.noConsole(t)
+	seen.noNetwork(t, pages)
+	screenshot(t, ctx, filepath.Join(out, r.name+".png"))
+	if r.name == "lesson1-chunk-as-line" && os.Getenv("MCPLAB_SCREENSHOTS") == "1" {
+		eval[chromedp.Void](t, ctx, `document.getElementById("not-passed").scrollIntoView()`)
+		viewportShot(t, ctx, filepath.Join("..", "..", "..", "docs", "img", "grade-page.png"))
+	}
+}
+
+// checkClassRun writes the class page of the lesson-1 runs into out/class,
+// opens it and checks it, and follows each student's link to their page,
+// with no console message and no request.
+func checkClassRun(t *testing.T, browser context.Context, runs []*graded, out string) {
+	dir := filepath.Join(out, "class")
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	c := lessonOneClass(runs)
+	res, err := class.CreateOut(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteReports(res, []string{report.FormatHTML, report.FormatJSON}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteGradebook(res); err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, seen, done := open(t, browser, filepath.Join(dir, class.IndexFile))
+	defer done()
+	checkClassPage(t, ctx, c)
+	seen.settle(t, ctx)
+	seen.noConsole(t)
+	seen.noNetwork(t, dir)
+	screenshot(t, ctx, filepath.Join(out, "class.png"))
+	if os.Getenv("MCPLAB_SCREENSHOTS") == "1" {
+		screenshot(t, ctx, filepath.Join("..", "..", "..", "docs", "img", "class-page.png"))
+	}
+	// Each row's link opens that student's page.
+	links := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("#students tbody a")).map(a => a.href)`)
+	if len(links) != len(c.Students) {
+		t.Fatalf("%d student links, want %d", len(links), len(c.Students))
+	}
+	for i, l := range links {
+		if err := chromedp.Do(ctx, chromedp.Navigate(l)); err != nil {
+			t.Fatalf("following %s: %v", l, err)
 		}
-		c := &class.Class{Lesson: 1, Sandbox: "process", Jobs: 1, TimeScale: 1}
-		for _, r := range runs {
-			if r.opts.Lesson != 1 {
-				continue
+		title := eval[string](t, ctx, `document.title`)
+		if !strings.HasPrefix(title, "Lesson 1: ") {
+			t.Errorf("link %d (%s) opened a page titled %q, want the student's grade page", i, l, title)
+		}
+	}
+	seen.settle(t, ctx)
+	seen.noConsole(t)
+	seen.noNetwork(t, dir)
+}
+
+// lessonOneClass is a class of the lesson-1 runs, one student each, in
+// name order, the first flagged for a reference transcript.
+func lessonOneClass(runs []*graded) *class.Class {
+	c := &class.Class{Lesson: 1, Sandbox: "process", Jobs: 1, TimeScale: 1}
+	for _, r := range runs {
+		if r.opts.Lesson != 1 {
+			continue
+		}
+		c.MaxScore = r.res.MaxScore
+		c.Students = append(c.Students, &class.Student{Name: strings.TrimPrefix(r.name, "lesson1-"), Result: r.res, Attempts: 1})
+		if len(c.Checks) == 0 {
+			for _, ch := range r.res.Checks {
+				c.Checks = append(c.Checks, grading.Check{ID: ch.ID, Title: ch.Title, Points: ch.MaxPoints})
 			}
-			c.MaxScore = r.res.MaxScore
-			c.Students = append(c.Students, &class.Student{Name: strings.TrimPrefix(r.name, "lesson1-"), Result: r.res, Attempts: 1})
-			if len(c.Checks) == 0 {
-				for _, ch := range r.res.Checks {
-					c.Checks = append(c.Checks, grading.Check{ID: ch.ID, Title: ch.Title, Points: ch.MaxPoints})
-				}
-			}
 		}
-		sort.Slice(c.Students, func(i, j int) bool { return c.Students[i].Name < c.Students[j].Name })
-		c.Students[0].Flags = []string{class.FlagReferenceTranscript}
-		res, err := class.CreateOut(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.WriteReports(res, []string{report.FormatHTML, report.FormatJSON}); err != nil {
-			t.Fatal(err)
-		}
-		if err := c.WriteGradebook(res); err != nil {
-			t.Fatal(err)
-		}
-		if err := res.Close(); err != nil {
-			t.Fatal(err)
-		}
-		ctx, seen, done := open(t, browser, filepath.Join(dir, class.IndexFile))
-		defer done()
-		checkClassPage(t, ctx, c)
-		seen.settle(t, ctx)
-		seen.noConsole(t)
-		seen.noNetwork(t, dir)
-		screenshot(t, ctx, filepath.Join(out, "class.png"))
-		if os.Getenv("MCPLAB_SCREENSHOTS") == "1" {
-			screenshot(t, ctx, filepath.Join("..", "..", "..", "docs", "img", "class-page.png"))
-		}
-		// Each row's link opens that student's page.
-		links := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("#students tbody a")).map(a => a.href)`)
-		if len(links) != len(c.Students) {
-			t.Fatalf("%d student links, want %d", len(links), len(c.Students))
-		}
-		for i, l := range links {
-			if err := chromedp.Do(ctx, chromedp.Navigate(l)); err != nil {
-				t.Fatalf("following %s: %v", l, err)
-			}
-			title := eval[string](t, ctx, `document.title`)
-			if !strings.HasPrefix(title, "Lesson 1: ") {
-				t.Errorf("link %d (%s) opened a page titled %q, want the student's grade page", i, l, title)
-			}
-		}
-		seen.settle(t, ctx)
-		seen.noConsole(t)
-		seen.noNetwork(t, dir)
-	})
+	}
+	sort.Slice(c.Students, func(i, j int) bool { return c.Students[i].Name < c.Students[j].Name })
+	c.Students[0].Flags = []string{class.FlagReferenceTranscript}
+	return c
 }
 
 // checkGradePage: every check id is listed, there is one mark per event in
