@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -23,9 +23,6 @@ import (
 var knownMisses = map[string]map[int]string{
 	"javascript": {37: "JSON.parse reads every number as a double, so an integer id past 2^53 comes back changed (javascript/README.md says so)"},
 }
-
-// oddRow is one row of the table: | # | `input` | answer | why |.
-var oddRow = regexp.MustCompile("^\\| (\\d+) \\| `(.*)` \\| (.*?) \\| .* \\|$")
 
 // oddAnswer is the Answer column: "nothing", "result JSON, id ID" or
 // "error CODE, id ID".
@@ -41,30 +38,7 @@ func TestFinishedStartersAnswerOddInputs(t *testing.T) {
 		t.Skip("starts a server for each of 150 rows; not in -short mode")
 	}
 	t.Parallel() // its servers mostly wait, like TestStarters' grades
-	data, err := os.ReadFile("../odd-inputs.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	type row struct {
-		n             int
-		input, answer string
-	}
-	var rows []row
-	for _, line := range strings.Split(string(data), "\n") {
-		m := oddRow.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		n, _ := strconv.Atoi(m[1])
-		in, err := strconv.Unquote(m[2])
-		if err != nil {
-			t.Fatalf("odd-inputs.md row %d: %s is not a Go string literal: %v", n, m[2], err)
-		}
-		rows = append(rows, row{n, in, m[3]})
-	}
-	if len(rows) < 20 {
-		t.Fatalf("odd-inputs.md has %d rows; it promises more than fifty", len(rows))
-	}
+	rows := testkit.ReadOddInputs(t, "../odd-inputs.md")
 	for _, lang := range languages {
 		t.Run(lang.dir, func(t *testing.T) {
 			t.Parallel()
@@ -79,7 +53,7 @@ func TestFinishedStartersAnswerOddInputs(t *testing.T) {
 					defer wg.Done()
 					slots <- struct{}{}
 					defer func() { <-slots }()
-					misses[i] = oddMiss(start.Path, start.Args, start.Dir, r.input, r.answer)
+					misses[i] = oddMiss(start.Path, start.Args, start.Dir, r.Input, r.Answer)
 				}()
 			}
 			wg.Wait()
@@ -91,12 +65,12 @@ func TestFinishedStartersAnswerOddInputs(t *testing.T) {
 				t.Errorf("graded with its messages cut at random places (seed 1), the finished %s starter fails %v (%s)", lang.name, failed, res.Outcome.Detail)
 			}
 			for i, r := range rows {
-				why, known := knownMisses[lang.dir][r.n]
+				why, known := knownMisses[lang.dir][r.N]
 				switch {
 				case misses[i] != "" && !known:
-					t.Errorf("odd-inputs.md row %d %q: %s", r.n, r.input, misses[i])
+					t.Errorf("odd-inputs.md row %d %q: %s", r.N, r.Input, misses[i])
 				case misses[i] == "" && known:
-					t.Errorf("odd-inputs.md row %d is listed as a known miss (%s), but the finished %s starter answers it right: drop it from knownMisses", r.n, why, lang.name)
+					t.Errorf("odd-inputs.md row %d is listed as a known miss (%s), but the finished %s starter answers it right: drop it from knownMisses", r.N, why, lang.name)
 				}
 			}
 		})
