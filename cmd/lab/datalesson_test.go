@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/mcplab/mcplab/grading"
 )
 
 // dataLesson is one of the data-only lessons of testdata/lessons (issue 20,
@@ -40,15 +42,10 @@ func dataClientLesson() dataLesson {
 func verdict(t *testing.T, l dataLesson, report string) string {
 	t.Helper()
 	var r struct {
-		Score    int `json:"score"`
-		MaxScore int `json:"max_score"`
-		Outcome  struct {
-			Kind string `json:"kind"`
-		} `json:"outcome"`
-		Checks []struct {
-			ID     string `json:"id"`
-			Status string `json:"status"`
-		} `json:"checks"`
+		Score    int                   `json:"score"`
+		MaxScore int                   `json:"max_score"`
+		Outcome  grading.Outcome       `json:"outcome"`
+		Checks   []grading.CheckResult `json:"checks"`
 	}
 	if err := json.Unmarshal([]byte(report), &r); err != nil {
 		t.Fatalf("the report is not JSON: %v\n%s", err, report)
@@ -57,9 +54,9 @@ func verdict(t *testing.T, l dataLesson, report string) string {
 	for _, c := range r.Checks {
 		ids = append(ids, c.ID)
 		switch c.Status {
-		case "fail":
+		case grading.StatusFail:
 			failed = append(failed, c.ID)
-		case "skip":
+		case grading.StatusSkip:
 			skipped = append(skipped, c.ID)
 		}
 	}
@@ -133,7 +130,7 @@ func gradeClassData(t *testing.T, bin string, l dataLesson, subs, want string) {
 		for _, r := range reports {
 			data, _ := os.ReadFile(r)
 			var res struct {
-				Outcome struct{ Kind, Detail string } `json:"outcome"`
+				Outcome grading.Outcome `json:"outcome"`
 			}
 			_ = json.Unmarshal(data, &res)
 			why = append(why, fmt.Sprintf("%s: %s: %s", filepath.Base(filepath.Dir(r)), res.Outcome.Kind, res.Outcome.Detail))
