@@ -23,16 +23,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/testcontainers/testcontainers-go"
 )
 
 func TestMain(m *testing.M) {
 	// testcontainers reads this on first use, so it must be set before any test.
-	if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
-		if err := os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true"); err != nil {
-			fmt.Fprintf(os.Stderr, "docker tests: set TESTCONTAINERS_RYUK_DISABLED: %v\n", err)
-			os.Exit(2)
-		}
+	if err := testkit.NoRyuk(); err != nil {
+		fmt.Fprintf(os.Stderr, "docker tests: set TESTCONTAINERS_RYUK_DISABLED: %v\n", err)
+		os.Exit(2)
 	}
 	os.Exit(m.Run())
 }
@@ -41,17 +40,10 @@ func TestMain(m *testing.M) {
 // MCPLAB_REQUIRE_DOCKER=1 says an engine must be there.
 func needEngine(t *testing.T) {
 	t.Helper()
-	if os.Getenv("MCPLAB_DOCKER_TESTS") == "off" {
-		t.Skip("MCPLAB_DOCKER_TESTS=off: container tests skipped on purpose")
-	}
-	if testing.Short() {
-		t.Skip("-short: container tests skipped (they build images and start containers)")
-	}
+	testkit.SkipContainerTests(t, "container tests skipped (they build images and start containers)")
 	if err := engineHealth(); err != nil {
-		if os.Getenv("MCPLAB_REQUIRE_DOCKER") == "1" {
-			t.Fatalf("MCPLAB_REQUIRE_DOCKER=1 but no Docker engine answers: %v\nStart one with docker/engine.sh.", err)
-		}
-		t.Skipf("no Docker engine answers (%v); start one with docker/engine.sh, or set MCPLAB_REQUIRE_DOCKER=1 to make this a failure", err)
+		testkit.Unavailable(t, fmt.Sprintf("MCPLAB_REQUIRE_DOCKER=1 but no Docker engine answers: %v\nStart one with docker/engine.sh.", err),
+			fmt.Sprintf("no Docker engine answers (%v); start one with docker/engine.sh, or set MCPLAB_REQUIRE_DOCKER=1 to make this a failure", err))
 	}
 }
 
