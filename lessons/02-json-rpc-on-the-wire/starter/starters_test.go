@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -261,39 +262,22 @@ func readScores(file string) ([]string, error) {
 	return scores, nil
 }
 
-// tableRows returns the cells of the rows of the markdown table whose
-// header line is header, delimiter row left out. Every row must have n
-// cells.
+// tableRows returns the cells of the rows of the markdown table of file
+// whose header line is header, delimiter row left out. Every row must have
+// n cells.
 func tableRows(file, header string, n int) ([][]string, error) {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	var rows [][]string
-	in := false
-	for _, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimSpace(line)
-		if !in {
-			in = line == header
-			continue
-		}
-		if !strings.HasPrefix(line, "|") {
-			break
-		}
-		cells := strings.Split(strings.Trim(line, "|"), "|")
-		for i := range cells {
-			cells[i] = strings.TrimSpace(cells[i])
-		}
-		if strings.HasPrefix(cells[0], "--") {
-			continue
-		}
-		if len(cells) != n {
-			return nil, fmt.Errorf("%s: a row has %d cells, want %d: %s", file, len(cells), n, line)
-		}
-		rows = append(rows, cells)
+	rows, err := testkit.TableRows(string(b), header)
+	if err != nil {
+		return nil, fmt.Errorf("%s has %v", file, err)
 	}
-	if !in {
-		return nil, fmt.Errorf("%s has no table with the header %q", file, header)
+	for _, cells := range rows {
+		if len(cells) != n {
+			return nil, fmt.Errorf("%s: a row has %d cells, want %d: %q", file, len(cells), n, cells)
+		}
 	}
 	return rows, nil
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // timeScale stretches the grader's deadlines. This test is about which
@@ -149,22 +150,9 @@ func readREADME(t *testing.T) readme {
 // its delimiter row.
 func tableRows(t *testing.T, doc, header string) [][]string {
 	t.Helper()
-	_, rest, ok := strings.Cut(doc, "\n"+header+"\n")
-	if !ok {
-		t.Fatalf("README.md has no table with the header %q", header)
-	}
-	var rows [][]string
-	for _, line := range strings.Split(rest, "\n") {
-		if !strings.HasPrefix(line, "|") {
-			break
-		}
-		cells := strings.Split(strings.Trim(line, "|"), "|")
-		for i := range cells {
-			cells[i] = strings.TrimSpace(cells[i])
-		}
-		if !strings.HasPrefix(cells[0], "--") {
-			rows = append(rows, cells)
-		}
+	rows, err := testkit.TableRows(doc, header)
+	if err != nil {
+		t.Fatalf("README.md has %v", err)
 	}
 	return rows
 }
