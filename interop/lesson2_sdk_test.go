@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -214,10 +215,7 @@ func readSDKTable() (map[string][]string, error) {
 		if !strings.HasPrefix(line, "| ") {
 			continue
 		}
-		cells := strings.Split(strings.Trim(line, "| "), " | ")
-		for i := range cells {
-			cells[i] = strings.TrimSpace(cells[i])
-		}
+		cells := testkit.TableCells(line)
 		switch {
 		case header == nil:
 			header = cells
