@@ -42,7 +42,7 @@ const (
 // cutText cuts s to at most max bytes, marker included, on a rune
 // boundary, and says how many bytes were left out and why: "… [cut: 1234
 // more bytes not kept: why]". A text it cut is not cut again.
-func cutText(s string, max int, why string) string {
+func CutText(s string, max int, why string) string {
 	if len(s) <= max {
 		return s
 	}
@@ -95,7 +95,7 @@ func BoundTranscript(events []Event) []Event {
 			continue
 		}
 		if size > EventTextMax {
-			e.Text = cutText(e.Text, EventTextMax, fmt.Sprintf("an event's text is kept up to %d bytes", EventTextMax))
+			e.Text = CutText(e.Text, EventTextMax, fmt.Sprintf("an event's text is kept up to %d bytes", EventTextMax))
 			changed = true
 		}
 		t.bytes += len(e.Text)
@@ -115,7 +115,7 @@ func BoundTranscript(events []Event) []Event {
 		out[t.note].AtMS = t.lastAt
 		out[t.note].Text = fmt.Sprintf("… [cut: %s of scenario %s, %s of text, %s counted, not kept: "+
 			"a transcript keeps up to %d bytes and %d events a scenario, %d bytes and %d events in all]",
-			CountOf(t.dropped, "more event", "more events"), name, CountOf(int(t.droppedBytes), "byte", "bytes"), pick(t.dropped, "was", "were"), TranscriptScenarioMax, TranscriptEventsMax, TranscriptMax, TranscriptEventsTotalMax)
+			CountOf(t.dropped, "more event", "more events"), name, CountOf(int(t.droppedBytes), "byte", "bytes"), Pick(t.dropped, "was", "were"), TranscriptScenarioMax, TranscriptEventsMax, TranscriptMax, TranscriptEventsTotalMax)
 	}
 	return out
 }
@@ -123,15 +123,15 @@ func BoundTranscript(events []Event) []Event {
 // boundResult keeps a result within the caps: its transcript (see
 // BoundTranscript) and each check's message, expected and actual, cut at
 // FieldMax.
-func boundResult(res *Result) {
+func BoundResult(res *Result) {
 	res.Transcript = BoundTranscript(res.Transcript)
 	why := fmt.Sprintf("a check's text is kept up to %d bytes", FieldMax)
 	for i := range res.Checks {
 		c := &res.Checks[i]
-		c.Message = cutText(c.Message, FieldMax, why)
-		c.Expected = cutText(c.Expected, FieldMax, why)
-		c.Actual = cutText(c.Actual, FieldMax, why)
+		c.Message = CutText(c.Message, FieldMax, why)
+		c.Expected = CutText(c.Expected, FieldMax, why)
+		c.Actual = CutText(c.Actual, FieldMax, why)
 	}
-	res.Problem = cutText(res.Problem, FieldMax, why)
-	res.Outcome.Detail = cutText(res.Outcome.Detail, FieldMax, why)
+	res.Problem = CutText(res.Problem, FieldMax, why)
+	res.Outcome.Detail = CutText(res.Outcome.Detail, FieldMax, why)
 }

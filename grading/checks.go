@@ -24,18 +24,6 @@ type Check struct {
 	Derived bool
 }
 
-// The derived checks that the grader knows how to judge.
-const (
-	checkSplitMessage = "framing.split-message"
-	checkManyPerChunk = "framing.many-per-chunk"
-	checkIDsExact     = "ids.exact"
-	checkAnswersOnce  = "answers.once"
-	checkSilent       = "notifications.silent"
-	checkMessagesOnly = "stdout.messages-only"
-	checkStderrLogs   = "stderr.logs"
-	checkExitOnEOF    = "lifecycle.exit-on-eof"
-)
-
 // ParseChecks reads a check catalogue: a txtar archive with one file per
 // check, named by its id, holding "title:", "points:", "rule:", "fix:" and,
 // for a derived check, "judge: NAME key=value ..." lines. It reads the
@@ -90,22 +78,10 @@ func ParseChecks(data []byte) ([]Check, error) {
 		if c.Title == "" {
 			return nil, fmt.Errorf("check %s has no title", f.Name)
 		}
-		if c.Derived && c.Judge == "" && !knownDerived(c.ID) {
-			return nil, fmt.Errorf("check %s is marked derived, but the grader knows no derived check of that id", f.Name)
-		}
 		out = append(out, c)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("the check catalogue is empty")
 	}
 	return out, nil
-}
-
-// taggable reports whether scenarios may tag expected answers with a check.
-// The checks judged from the traffic alone may not be tagged: a wrong answer
-// would then count against a check that does not judge answers (a framing
-// check failing for a wrong error code). answers.once may: it is the check
-// an expected answer with no other rule belongs to.
-func taggable(c Check) bool {
-	return !c.Derived || c.ID == checkAnswersOnce
 }

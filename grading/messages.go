@@ -27,29 +27,29 @@ type placeGroup struct {
 // scenario is named once with what failed there ("scenario everyday (3
 // calls)", "scenario 02-ids (lines 3 and 5)"). It is "" when nothing else
 // failed.
-func morePlaces(first failure, rest []failure) string {
+func MorePlaces(first Failure, rest []Failure) string {
 	if len(rest) == 0 {
 		return ""
 	}
 	var groups []*placeGroup
 	index := map[string]*placeGroup{}
 	for _, g := range rest {
-		p, ok := index[g.scenario]
+		p, ok := index[g.Scenario]
 		if !ok {
-			p = &placeGroup{scenario: g.scenario}
-			index[g.scenario] = p
+			p = &placeGroup{scenario: g.Scenario}
+			index[g.Scenario] = p
 			groups = append(groups, p)
 		}
-		p.wheres = append(p.wheres, g.where)
+		p.wheres = append(p.wheres, g.Where)
 	}
 	var parts []string
 	for _, p := range groups {
 		what := describeWheres(p.wheres)
 		var part string
 		switch {
-		case p.scenario == first.scenario && first.scenario != "":
+		case p.scenario == first.Scenario && first.Scenario != "":
 			part = "this scenario"
-			if what = sameAsFirst(first.where, p.wheres); what != "" {
+			if what = sameAsFirst(first.Where, p.wheres); what != "" {
 				part += " (" + what + ")"
 			}
 		case p.scenario == "":
@@ -65,7 +65,7 @@ func morePlaces(first failure, rest []failure) string {
 		}
 		parts = append(parts, part)
 	}
-	return fmt.Sprintf("(It failed in %s as well: %s.)", CountOf(len(rest), "more place", "more places"), listSome(parts, 4))
+	return fmt.Sprintf("(It failed in %s as well: %s.)", CountOf(len(rest), "more place", "more places"), ListSome(parts, 4))
 }
 
 // sameAsFirst describes the other places of the first failure's own
@@ -140,7 +140,7 @@ func describeWheres(wheres []string) string {
 	case same:
 		return CountOf(len(wheres), wheres[0], wheres[0]+"s")
 	}
-	return listSome(wheres, 4)
+	return ListSome(wheres, 4)
 }
 
 // isNumber reports whether s is a whole number written in digits.
@@ -152,7 +152,7 @@ func isNumber(s string) bool {
 // awaitedIDs names the answers the grader waited for: "the answer to id
 // 3", "the answers to ids 3 and 4", "the answers to ids 1, 2, 3, 4, 5
 // and 2 more".
-func awaitedIDs(ids []string) string {
+func AwaitedIDs(ids []string) string {
 	switch len(ids) {
 	case 0:
 		return "the answers"
@@ -168,17 +168,9 @@ func awaitedIDs(ids []string) string {
 // stoppedBecause says why the grader stopped a server without naming the
 // server twice: "the server was stopped because it was still running 5s
 // after its stdin closed".
-func stoppedBecause(reason string) string {
+func StoppedBecause(reason string) string {
 	if rest, ok := strings.CutPrefix(reason, "the server "); ok {
 		reason = "it " + rest
 	}
 	return "the server was stopped because " + reason
-}
-
-// pick is one or many, the form n needs, without the number.
-func pick(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -15,31 +15,31 @@ func TestMorePlacesWording(t *testing.T) {
 	cmd := `command 1 {"command":"list_tools"}`
 	for _, c := range []struct {
 		name  string
-		first failure
-		rest  []failure
+		first Failure
+		rest  []Failure
 		want  string
 	}{
-		{"none", failure{scenario: "a"}, nil, ""},
-		{"one command in the same scenario", failure{scenario: "everyday", where: cmd},
-			[]failure{{scenario: "everyday", where: cmd}},
+		{"none", Failure{Scenario: "a"}, nil, ""},
+		{"one command in the same scenario", Failure{Scenario: "everyday", Where: cmd},
+			[]Failure{{Scenario: "everyday", Where: cmd}},
 			"(It failed in 1 more place as well: this scenario (the same command again).)"},
-		{"a command named once", failure{scenario: "everyday", where: cmd},
-			[]failure{{scenario: "everyday", where: `command 2 {"command":"call_tool"}`}, {scenario: "everyday", where: cmd}, {scenario: "everyday", where: cmd}},
+		{"a command named once", Failure{Scenario: "everyday", Where: cmd},
+			[]Failure{{Scenario: "everyday", Where: `command 2 {"command":"call_tool"}`}, {Scenario: "everyday", Where: cmd}, {Scenario: "everyday", Where: cmd}},
 			`(It failed in 3 more places as well: this scenario (the same command, 2 more times; command 2 {"command":"call_tool"}).)`},
-		{"calls counted", failure{scenario: "everyday", where: "call"},
-			[]failure{{scenario: "everyday", where: "call"}, {scenario: "hang", where: "call"}, {scenario: "hang", where: "call"}},
+		{"calls counted", Failure{Scenario: "everyday", Where: "call"},
+			[]Failure{{Scenario: "everyday", Where: "call"}, {Scenario: "hang", Where: "call"}, {Scenario: "hang", Where: "call"}},
 			"(It failed in 3 more places as well: this scenario (1 call); scenario hang (2 calls).)"},
-		{"lines", failure{scenario: "01", where: "line 1"},
-			[]failure{{scenario: "01", where: "line 2"}, {scenario: "02", where: "line 3"}, {scenario: "02", where: "line 5"}},
+		{"lines", Failure{Scenario: "01", Where: "line 1"},
+			[]Failure{{Scenario: "01", Where: "line 2"}, {Scenario: "02", Where: "line 3"}, {Scenario: "02", Where: "line 5"}},
 			"(It failed in 3 more places as well: this scenario (line 2); scenario 02 (lines 3 and 5).)"},
-		{"an order", failure{scenario: "03", where: "line 2"},
-			[]failure{{scenario: "03", where: "the order of ids 2 and 1"}},
+		{"an order", Failure{Scenario: "03", Where: "line 2"},
+			[]Failure{{Scenario: "03", Where: "the order of ids 2 and 1"}},
 			"(It failed in 1 more place as well: this scenario (the order of ids 2 and 1).)"},
-		{"no place", failure{scenario: "01"},
-			[]failure{{scenario: "02"}},
+		{"no place", Failure{Scenario: "01"},
+			[]Failure{{Scenario: "02"}},
 			"(It failed in 1 more place as well: scenario 02.)"},
 	} {
-		if got := morePlaces(c.first, c.rest); got != c.want {
+		if got := MorePlaces(c.first, c.rest); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
 		}
 	}
@@ -54,7 +54,7 @@ func TestRunContextWording(t *testing.T) {
 		"1 2 3":         "the answers to ids 1, 2 and 3",
 		"1 2 3 4 5 6 7": "the answers to ids 1, 2, 3, 4, 5 and 2 more",
 	} {
-		if got := awaitedIDs(strings.Fields(ids)); got != want {
+		if got := AwaitedIDs(strings.Fields(ids)); got != want {
 			t.Errorf("awaitedIDs(%s) = %q, want %q", ids, got, want)
 		}
 	}
@@ -62,11 +62,11 @@ func TestRunContextWording(t *testing.T) {
 		"the server was still running 5s after its stdin closed": "the server was stopped because it was still running 5s after its stdin closed",
 		"the scenario ends here":                                 "the server was stopped because the scenario ends here",
 	} {
-		if got := stoppedBecause(reason); got != want {
+		if got := StoppedBecause(reason); got != want {
 			t.Errorf("stoppedBecause(%q) = %q, want %q", reason, got, want)
 		}
 	}
-	if pick(1, "it", "them") != "it" || pick(2, "it", "them") != "them" {
+	if Pick(1, "it", "them") != "it" || Pick(2, "it", "them") != "them" {
 		t.Error("pick chose the wrong form")
 	}
 }

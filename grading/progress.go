@@ -2,8 +2,6 @@ package grading
 
 import (
 	"time"
-
-	"github.com/mcplab/mcplab/lab/scenario"
 )
 
 // ProgressKind names what a ProgressEvent tells.
@@ -70,52 +68,15 @@ func (o Options) progress(ev ProgressEvent) {
 }
 
 // scenarioStarted and scenarioEnded tell opts.Progress of a scenario.
-func (o Options) scenarioStarted(name string, index, total int, budget time.Duration) {
+func (o Options) ScenarioStarted(name string, index, total int, budget time.Duration) {
 	o.progress(ProgressEvent{Kind: ProgressScenarioStarted, Name: name, Index: index, Total: total, Budget: budget})
 }
 
-func (o Options) scenarioEnded(name string) {
+func (o Options) ScenarioEnded(name string) {
 	o.progress(ProgressEvent{Kind: ProgressScenarioEnded, Name: name})
 }
 
-// The scripted client's own deadlines (client.Options' defaults), which a
-// scenario's budget counts.
-const (
-	clientReadyWithin = 3 * time.Second
-	clientExitWithin  = 5 * time.Second
-	clientDrainWithin = 2 * time.Second
-	clientKillWait    = 10 * time.Second
-)
-
-// ScenarioBudget is the longest a server scenario's deadlines let its run
-// last under the time scale (0 means 1): the wait for readiness, its
-// schedule, every await's deadline, the wait for the exit and for the last
-// output. A correct server takes about the schedule alone.
-func ScenarioBudget(sc *scenario.Scenario, scale float64) time.Duration {
-	var waits, schedule time.Duration
-	for _, st := range sc.Steps {
-		waits += st.Within
-		if st.Kind == scenario.StepSend || st.Kind == scenario.StepClose {
-			schedule = max(schedule, st.At)
-		}
-	}
-	return schedule + scaleBy(clientReadyWithin+waits+clientExitWithin+clientDrainWithin, scale)
-}
-
-// probeBudget is the longest the readiness probe's run may last.
-func probeBudget(scale float64) time.Duration {
-	return scaleBy(clientReadyWithin+clientKillWait+clientDrainWithin, scale)
-}
-
-// budget is the longest a client scenario's deadlines let it last under
-// the time scale (0 means 1): what ClientBudget counts for a lesson of
-// this scenario alone.
-func (sc *ClientScenario) budget(scale float64) time.Duration {
-	alone := &Lesson{ClientScenarios: []*ClientScenario{sc}}
-	return scaleBy(alone.ClientBudget(), scale)
-}
-
-func scaleBy(d time.Duration, scale float64) time.Duration {
+func ScaleBy(d time.Duration, scale float64) time.Duration {
 	if scale <= 0 {
 		return d
 	}

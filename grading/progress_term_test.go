@@ -120,9 +120,9 @@ func TestLiveGradeLine(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p, term, c, ticks := live(t, tc.env, "lab grade")
 			var got []string
-			p.Progress(ProgressEvent{Kind: ProgressScenarioStarted, Name: probeName, Index: 0, Total: 2, Budget: 15 * time.Second})
+			p.Progress(ProgressEvent{Kind: ProgressScenarioStarted, Name: "readiness-probe", Index: 0, Total: 2, Budget: 15 * time.Second})
 			got = append(got, term.next(t))
-			p.Progress(ProgressEvent{Kind: ProgressScenarioEnded, Name: probeName}) // drawn over by the next start
+			p.Progress(ProgressEvent{Kind: ProgressScenarioEnded, Name: "readiness-probe"}) // drawn over by the next start
 			p.Progress(ProgressEvent{Kind: ProgressScenarioStarted, Name: "01-chunks", Index: 1, Total: 2, Budget: 12 * time.Second})
 			got = append(got, term.next(t))
 			c.add(4 * time.Second)

@@ -129,3 +129,11 @@ func (r *Result) Failed() []string {
 	}
 	return ids
 }
+
+// The transcript kinds of the traffic between a client and the servers the
+// lab plays for it.
+const (
+	EventToServer   EventKind = "to-server"   // a message the client sent a server
+	EventFromServer EventKind = "from-server" // a message a server sent the client
+	EventRig        EventKind = "rig"         // a server started or ended, a call held or cut
+)

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/grading/serverlesson"
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/proc"
 
@@ -139,7 +141,7 @@ func TestLesson2SDKServers(t *testing.T) {
 			// within its deadline (at × 2 one took over 4 s in CI).
 			for i := range sdkGrades {
 				grades.Go(func() {
-					results[i], errs[i] = grading.Grade(t.Context(), grading.Options{Lesson: 2, Starter: cmd, TimeScale: 4})
+					results[i], errs[i] = kinds.Grade(t.Context(), grading.Options{Lesson: 2, Starter: cmd, TimeScale: 4})
 				})
 			}
 			grades.Wait()
@@ -173,12 +175,12 @@ func TestLesson2SDKServers(t *testing.T) {
 }
 
 func maxLesson2(t *testing.T) int {
-	l, err := grading.LoadLesson(2, nil)
+	l, err := serverlesson.Load(2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, c := range l.Checks {
+	for _, c := range l.Checks() {
 		n += c.Points
 	}
 	return n

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/lessons"
 )
 
@@ -89,12 +89,12 @@ func cells(line string) []string {
 // loaded the way `lab grade --lesson N` loads them.
 func catalogue(t *testing.T, n int) []string {
 	t.Helper()
-	l, err := grading.LoadLesson(n, nil)
+	l, err := kinds.LoadLesson(n, nil)
 	if err != nil {
 		t.Fatalf("lesson %d: %v", n, err)
 	}
 	var ids []string
-	for _, c := range l.Checks {
+	for _, c := range l.Checks() {
 		ids = append(ids, c.ID)
 	}
 	return ids

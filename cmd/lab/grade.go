@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -80,7 +81,7 @@ func gradeCmd(ctx context.Context, e *env, args []string) (int, error) {
 		opts.Progress = prog
 	}
 	endOrphans := adoptOrphans(e, e.stderr, "lab grade")
-	res, err := grading.Grade(ctx, opts)
+	res, err := kinds.Grade(ctx, opts)
 	if prog != nil {
 		prog.Close()
 	}

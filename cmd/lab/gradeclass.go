@@ -20,6 +20,7 @@ import (
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/lab/textesc"
 	"github.com/mcplab/mcplab/lessons"
 )
@@ -120,7 +121,7 @@ func gradeClassCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitCannot, usageError{err.Error()}
 	}
-	if _, err := grading.LoadLesson(*lesson, lessonFS); err != nil {
+	if _, err := kinds.LoadLesson(*lesson, lessonFS); err != nil {
 		return exitCannot, usagef("-lesson %d: %v", *lesson, err)
 	}
 	if info, err := os.Stat(subsDir); err != nil || !info.IsDir() {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/grading/serverlesson"
 )
 
 // SIGTERM while students are mid-grade, with one core kept busy: the one
@@ -100,12 +100,12 @@ func TestGradeClassStopIsExactUnderLoad(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
 		t.Errorf("exit: %v, want status 2", err)
 	}
-	lesson, err := grading.LoadLesson(1, nil)
+	lesson, err := serverlesson.Load(1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := 0
-	for _, c := range lesson.Checks {
+	for _, c := range lesson.Checks() {
 		m += c.Points
 	}
 	grades, err := os.ReadFile(filepath.Join(out, "grades.csv"))

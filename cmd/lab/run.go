@@ -8,6 +8,9 @@ import (
 	"path"
 	"strings"
 
+	"github.com/mcplab/mcplab/grading/clientlesson"
+	"github.com/mcplab/mcplab/grading/serverlesson"
+	"github.com/mcplab/mcplab/lab/clientscenario"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -111,7 +114,7 @@ func runClient(ctx context.Context, e *env, lesson *lessons.Manifest, file strin
 			fmt.Fprintln(e.stdout, clientLine(ev, times))
 		}
 	}
-	if err := grading.WatchClient(ctx, sc, starter, dir, []string{self, "relay"}, show); err != nil {
+	if err := clientlesson.WatchClient(ctx, sc, starter, dir, []string{self, "relay"}, show); err != nil {
 		return exitCannot, err
 	}
 	return exitOK, nil
@@ -174,7 +177,7 @@ func clipMiddle(s string) string {
 // scenario, the client to start, the lesson's files and the lab binary
 // (which plays the relay).
 type clientRun struct {
-	sc      *grading.ClientScenario
+	sc      *clientscenario.Scenario
 	starter proc.Command
 	dir     fs.FS
 	self    string
@@ -199,7 +202,7 @@ func loadClientRun(lesson *lessons.Manifest, file string, command []string) (cli
 	if err != nil {
 		return clientRun{}, exitCannot, err
 	}
-	sc, err := grading.ParseClientScenario(strings.TrimSuffix(path.Base(name), ".txtar"), data)
+	sc, err := clientscenario.Parse(strings.TrimSuffix(path.Base(name), ".txtar"), data)
 	if err != nil {
 		return clientRun{}, exitCannot, err
 	}
@@ -245,7 +248,7 @@ func playServerRun(ctx context.Context, lesson *lessons.Manifest, file string, c
 		return exitCannot, err
 	}
 	run, err := client.Play(ctx, sc, starter, client.Options{
-		Ready:   grading.ReadinessFor(lesson),
+		Ready:   serverlesson.ReadinessFor(lesson),
 		OnEvent: func(ev client.Event) { onEvent(sc, ev) },
 	})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/internal/servers"
+	"github.com/mcplab/mcplab/lab/clientscenario"
 )
 
 // configNotePrefix starts the transcript note in which the grader records
@@ -24,7 +25,7 @@ func isRigConfigNote(ev grading.Event) bool {
 // servers, in the shape of the lesson's own servers.json: a stdio server
 // as the `lab serve NAME` command that runs it, an HTTP server at the
 // address `lab serve NAME` listens on, each with the scenario's timeoutMs.
-func studentConfig(sc *grading.ClientScenario) (string, error) {
+func studentConfig(sc *clientscenario.Scenario) (string, error) {
 	var b strings.Builder
 	b.WriteString("{\"servers\": {")
 	for i, s := range sc.Servers {
@@ -57,7 +58,7 @@ func studentConfig(sc *grading.ClientScenario) (string, error) {
 // rigSubstitutions is the one line that says how the configuration the
 // client is given differs from studentConfig: the lab plays every server
 // itself, a stdio one through `lab relay`, an HTTP one on a free port.
-func rigSubstitutions(sc *grading.ClientScenario) string {
+func rigSubstitutions(sc *clientscenario.Scenario) string {
 	var said []string
 	for _, s := range sc.Servers {
 		switch {

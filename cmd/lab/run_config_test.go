@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/clientscenario"
 	"github.com/mcplab/mcplab/lessons"
 )
 
@@ -64,7 +64,7 @@ func TestStudentConfigIsTheLessonsFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc, err := grading.ParseClientScenario("scenario", data)
+		sc, err := clientscenario.Parse("scenario", data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,7 @@ func TestStudentConfigIsTheLessonsFile(t *testing.T) {
 // TestRigSubstitutionsDown: a server a scenario takes down is said to be
 // unreachable, and the list reads as a sentence.
 func TestRigSubstitutionsDown(t *testing.T) {
-	sc := &grading.ClientScenario{Name: "x", Servers: []grading.ScenarioServer{
+	sc := &clientscenario.Scenario{Name: "x", Servers: []clientscenario.Server{
 		{Alias: "notes", Transport: "stdio", Server: "notes"},
 		{Alias: "tickets", Transport: "http", Server: "tickets", Down: true},
 		{Alias: "more", Transport: "http", Server: "tickets"},

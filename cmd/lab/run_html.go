@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/grading/clientlesson"
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/lab/capture"
 	"github.com/mcplab/mcplab/lab/client"
@@ -112,7 +113,7 @@ func runClientHTML(ctx context.Context, lesson *lessons.Manifest, file string, c
 		}
 		log.add(ev)
 	}
-	if err := grading.WatchClient(ctx, sc, starter, dir, []string{self, "relay"}, show); err != nil {
+	if err := clientlesson.WatchClient(ctx, sc, starter, dir, []string{self, "relay"}, show); err != nil {
 		return exitCannot, err
 	}
 	return exitOK, nil

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/grading/serverlesson"
 )
 
 // The benchmarks grade a class of 100 submissions with the process
@@ -59,12 +59,12 @@ func benchExpected(t testing.TB) map[string]expectation {
 			want[kind] = e
 		}
 	}
-	lesson, err := grading.LoadLesson(1, nil)
+	lesson, err := serverlesson.Load(1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	max, logs := 0, 0
-	for _, c := range lesson.Checks {
+	for _, c := range lesson.Checks() {
 		max += c.Points
 		if c.ID == "stderr.logs" {
 			logs = c.Points
@@ -140,7 +140,7 @@ func gradeBenchClass(tb testing.TB, kinds []string, n, jobs int, before func()) 
 	tb.Helper()
 	subs := benchClass(tb, kinds, n)
 	want := benchExpected(tb)
-	lesson, err := grading.LoadLesson(1, nil)
+	lesson, err := serverlesson.Load(1, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

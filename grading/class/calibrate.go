@@ -47,7 +47,7 @@ type Calibration struct {
 // The copy of the reference program lives only while calibration runs,
 // before any student's program does, and is removed before grading
 // starts: no student can run it.
-func calibrate(ctx context.Context, lesson *grading.Lesson, opts Options, root string, measure bool) (*Calibration, []grading.Event, error) {
+func calibrate(ctx context.Context, lesson grading.Lesson, opts Options, root string, measure bool) (*Calibration, []grading.Event, error) {
 	if len(opts.Reference) == 0 {
 		return nil, nil, fmt.Errorf("no reference server to calibrate the deadlines against: give a time scale instead")
 	}
@@ -63,7 +63,7 @@ func calibrate(ctx context.Context, lesson *grading.Lesson, opts Options, root s
 	return cal, transcript, err
 }
 
-func calibrateIn(ctx context.Context, lesson *grading.Lesson, opts Options, root string, measure bool) (*Calibration, []grading.Event, error) {
+func calibrateIn(ctx context.Context, lesson grading.Lesson, opts Options, root string, measure bool) (*Calibration, []grading.Event, error) {
 	// A copy of the reference program in the workspaces' folder, where the
 	// sandbox users (and a container) can reach it.
 	dir := filepath.Join(root, "reference")
@@ -95,7 +95,7 @@ func calibrateIn(ctx context.Context, lesson *grading.Lesson, opts Options, root
 		started := time.Now()
 		// Generous deadlines: they do not change how long a correct server
 		// takes, only whether a slow machine fails it.
-		res, err := grading.Grade(ctx, grading.Options{Lesson: lesson.Number, LessonDir: opts.LessonDir,
+		res, err := lesson.Grade(ctx, grading.Options{Lesson: lesson.Manifest().Number, LessonDir: opts.LessonDir,
 			Starter: opts.Sandbox.Starter(spec), TimeScale: 4, MaxOutput: 1 << 20, Relay: opts.relay(), Progress: opts.Progress})
 		took := time.Since(started)
 		if err != nil {
@@ -114,13 +114,7 @@ func calibrateIn(ctx context.Context, lesson *grading.Lesson, opts Options, root
 		}
 		transcript = res.Transcript
 	}
-	cal := &Calibration{Measured: measured}
-	for _, sc := range lesson.Scenarios {
-		cal.Designed += designed(sc) + opts.Sandbox.StartCost()
-	}
-	if len(lesson.ClientScenarios) > 0 {
-		cal.Designed = lesson.ClientDesigned() + time.Duration(len(lesson.ClientScenarios))*opts.Sandbox.StartCost()
-	}
+	cal := &Calibration{Measured: measured, Designed: lesson.Designed(opts.Sandbox.StartCost())}
 	// Rounded up to a twentieth, so deadlines read well in reports.
 	cal.Scale = max(1, math.Ceil(20*CalibrationFactor*float64(cal.Measured)/float64(cal.Designed))/20)
 	return cal, transcript, nil

@@ -33,7 +33,6 @@ import (
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/sandbox"
-	"github.com/mcplab/mcplab/lab/scenario"
 )
 
 // Options say how to grade a class. The zero value of each field is a
@@ -55,6 +54,9 @@ type Options struct {
 	// Reference is the command of the reference server, such as
 	// []string{"/usr/local/bin/lab", "serve", "reader"}; calibration needs it.
 	Reference []string
+	// Kinds are the lesson kinds the lesson's subject is looked up in; nil
+	// means the lab's own (internal/kinds).
+	Kinds *grading.Kinds
 	// Sweep and Seed ask for the chunk sweep (see grading.Options).
 	Sweep int
 	Seed  int64
@@ -192,7 +194,7 @@ func Grade(ctx context.Context, dir string, opts Options) (*Class, error) {
 	if opts.Sandbox == nil {
 		return nil, errors.New("no sandbox to grade in")
 	}
-	lesson, err := grading.LoadLesson(opts.Lesson, opts.LessonDir)
+	lesson, err := grading.LoadLesson(opts.lessonKinds(), opts.Lesson, opts.LessonDir)
 	if err != nil {
 		return nil, err
 	}
@@ -232,8 +234,8 @@ func Grade(ctx context.Context, dir string, opts Options) (*Class, error) {
 		return nil, fmt.Errorf("making the workspaces' folder: %w", err)
 	}
 
-	c := &Class{Lesson: lesson.Number, Sandbox: opts.Sandbox.Name(), Jobs: jobs, Checks: lesson.Checks, Ignored: ignored}
-	for _, ch := range lesson.Checks {
+	c := &Class{Lesson: lesson.Manifest().Number, Sandbox: opts.Sandbox.Name(), Jobs: jobs, Checks: lesson.Checks(), Ignored: ignored}
+	for _, ch := range lesson.Checks() {
 		c.MaxScore += ch.Points
 	}
 	c.TimeScale = opts.TimeScale
@@ -415,7 +417,7 @@ func within(root, p string) bool {
 // grader grades one submission at a time for a worker.
 type grader struct {
 	opts   Options
-	lesson *grading.Lesson
+	lesson grading.Lesson
 	scale  float64
 	root   string
 	// lab is the lab binary's fingerprint (nil when there is no reference
@@ -560,8 +562,8 @@ func (g *grader) attempt(ctx context.Context, starter proc.Starter) (*grading.Re
 	limit := runLimit(g.lesson, g.opts.Sweep, g.scale, g.opts.Sandbox.StartCost())
 	runCtx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	res, err := grading.Grade(runCtx, grading.Options{
-		Lesson: g.lesson.Number, LessonDir: g.opts.LessonDir, Starter: starter,
+	res, err := g.lesson.Grade(runCtx, grading.Options{
+		Lesson: g.lesson.Manifest().Number, LessonDir: g.opts.LessonDir, Starter: starter,
 		TimeScale: g.scale, Sweep: g.opts.Sweep, Seed: g.opts.Seed, MaxOutput: g.maxOutput(),
 		Relay: g.opts.relay(),
 	})
@@ -589,32 +591,11 @@ func (g *grader) maxOutput() int64 {
 	return 256 << 10
 }
 
-// The client's own deadlines (client.Options' defaults), which the
-// whole-run limit must leave room for.
-const (
-	readyWithin = 3 * time.Second
-	exitWithin  = 5 * time.Second
-	drainWithin = 2 * time.Second
-)
-
 // runLimit is the whole-run limit of grading one submission: one and a half
 // times the longest a run can last when every deadline of every scenario
 // runs out, plus ten seconds.
-func runLimit(lesson *grading.Lesson, sweeps int, scale float64, startCost time.Duration) time.Duration {
-	var total, longest time.Duration
-	for _, sc := range lesson.Scenarios {
-		d := startCost + readyWithin + designed(sc) + exitWithin + drainWithin
-		for _, st := range sc.Steps {
-			d += st.Within
-		}
-		total += d
-		longest = max(longest, d)
-	}
-	total += time.Duration(sweeps) * longest
-	if n := len(lesson.ClientScenarios); n > 0 {
-		// A client lesson: every answer's budget, and a start a scenario.
-		total = lesson.ClientBudget() + time.Duration(n)*startCost
-	}
+func runLimit(lesson grading.Lesson, sweeps int, scale float64, startCost time.Duration) time.Duration {
+	total := lesson.Budget(sweeps, startCost)
 	return time.Duration(float64(total)*max(scale, 1)*1.5) + 10*time.Second
 }
 
@@ -637,13 +618,13 @@ func (g *grader) ungradable(kind grading.OutcomeKind, problem string) *grading.R
 // check skipped with the reason, no score, Gradable false. The problem
 // says why in a sentence or two; output, when set, is what the failing
 // step wrote, which the Problem then shows after the sentence.
-func Ungradable(lesson *grading.Lesson, kind grading.OutcomeKind, problem, output string) *grading.Result {
-	res := &grading.Result{Lesson: lesson.Number, Gradable: false, Problem: problem,
+func Ungradable(lesson grading.Lesson, kind grading.OutcomeKind, problem, output string) *grading.Result {
+	res := &grading.Result{Lesson: lesson.Manifest().Number, Gradable: false, Problem: problem,
 		Outcome: grading.Outcome{Kind: kind, Detail: problem}}
 	if output != "" {
 		res.Problem += " Its output:\n" + output
 	}
-	for _, c := range lesson.Checks {
+	for _, c := range lesson.Checks() {
 		res.MaxScore += c.Points
 		res.Checks = append(res.Checks, grading.CheckResult{ID: c.ID, Title: c.Title, Status: grading.StatusSkip,
 			MaxPoints: c.Points, Message: "Not judged: the submission could not be graded (" + string(kind) + ").", Rule: c.Rule, Fix: c.Fix})
@@ -686,16 +667,4 @@ func settle(first, second *grading.Result) *grading.Result {
 			first.Outcome.Detail, first.Score, second.Outcome.Kind, second.Score))
 	}
 	return keep
-}
-
-// designed is how long a correct server's run of a scenario lasts by its
-// schedule: the time of its last send or close.
-func designed(sc *scenario.Scenario) time.Duration {
-	var d time.Duration
-	for _, st := range sc.Steps {
-		if st.Kind == scenario.StepSend || st.Kind == scenario.StepClose {
-			d = max(d, st.At)
-		}
-	}
-	return d
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/grading/serverlesson"
 )
 
 // aDuration matches a duration as the grader's messages print one.
@@ -203,13 +204,13 @@ func TestSweep(t *testing.T) {
 // sampleClass is a graded class made by hand, for the output tests.
 func sampleClass(t *testing.T) *class.Class {
 	t.Helper()
-	lesson, err := grading.LoadLesson(1, nil)
+	lesson, err := serverlesson.Load(1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	result := func(score int, kind grading.OutcomeKind, failed ...string) *grading.Result {
 		r := &grading.Result{Lesson: 1, Gradable: true, Score: score, Outcome: grading.Outcome{Kind: kind}}
-		for _, c := range lesson.Checks {
+		for _, c := range lesson.Checks() {
 			st := grading.StatusPass
 			if slices.Contains(failed, c.ID) {
 				st = grading.StatusFail
@@ -222,7 +223,7 @@ func sampleClass(t *testing.T) *class.Class {
 	flaky := result(21, grading.OutcomeGraded)
 	flaky.Flaky = true
 	return &class.Class{
-		Lesson: 1, Sandbox: "process", Jobs: 4, MaxScore: 21, TimeScale: 1.25, Checks: lesson.Checks,
+		Lesson: 1, Sandbox: "process", Jobs: 4, MaxScore: 21, TimeScale: 1.25, Checks: lesson.Checks(),
 		Calibration: &class.Calibration{Measured: 775 * time.Millisecond, Designed: 620 * time.Millisecond, Scale: 1.25},
 		Duration:    12340 * time.Millisecond,
 		Ignored:     []string{"README.md"},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/class"
+	"github.com/mcplab/mcplab/grading/serverlesson"
 )
 
 // TestGradeTellsProgress: a calibrated class tells its Progress of each
@@ -29,7 +30,7 @@ func TestGradeTellsProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lesson, err := grading.LoadLesson(1, nil)
+	lesson, err := serverlesson.Load(1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

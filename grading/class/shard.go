@@ -7,8 +7,6 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
-
-	"github.com/mcplab/mcplab/grading"
 )
 
 // Shard is one of N slices of a class, for grading a class on N machines:
@@ -87,12 +85,12 @@ func (s Shard) Filter(subs []Folder) []Folder {
 // that it still leaves a record for the merge to count: lesson's checks
 // and maximum score, the given time scale, no students.
 func Empty(lesson int, lessonDir fs.FS, scale float64, sandboxName string, ignored []string) (*Class, error) {
-	l, err := grading.LoadLesson(lesson, lessonDir)
+	l, err := loadLesson(lesson, lessonDir)
 	if err != nil {
 		return nil, err
 	}
-	c := &Class{Lesson: l.Number, Sandbox: sandboxName, Checks: l.Checks, TimeScale: scale, Ignored: ignored}
-	for _, ch := range l.Checks {
+	c := &Class{Lesson: l.Manifest().Number, Sandbox: sandboxName, Checks: l.Checks(), TimeScale: scale, Ignored: ignored}
+	for _, ch := range l.Checks() {
 		c.MaxScore += ch.Points
 	}
 	return c, nil

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -76,7 +77,7 @@ func TestGoldenLessonReports(t *testing.T) {
 			defer wg.Done()
 			opts := c.opts
 			opts.Starter = c.cmd
-			res, err := grading.Grade(context.Background(), opts)
+			res, err := kinds.Grade(context.Background(), opts)
 			if err != nil {
 				errs[i] = err
 				return

@@ -8,11 +8,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/report"
+	"github.com/mcplab/mcplab/grading/serverlesson"
 )
 
 // TestClassReportsMeetTheirPlatforms grades a correct program of each
@@ -44,7 +46,7 @@ func TestClassReportsMeetTheirPlatforms(t *testing.T) {
 			defer wg.Done()
 			opts := run.opts
 			opts.Starter = run.cmd
-			results[i], errs[i] = grading.Grade(context.Background(), opts)
+			results[i], errs[i] = kinds.Grade(context.Background(), opts)
 		}()
 	}
 	wg.Wait()
@@ -66,7 +68,7 @@ func TestClassReportsMeetTheirPlatforms(t *testing.T) {
 		platforms.CheckResult(t, run.name, results[i+2])
 	}
 
-	lesson, err := grading.LoadLesson(1, nil)
+	lesson, err := serverlesson.Load(1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +77,7 @@ func TestClassReportsMeetTheirPlatforms(t *testing.T) {
 		{Name: "bo", Result: results[1]},
 		{Name: "cy", Result: class.Ungradable(lesson, grading.OutcomeBuildFailed, "The build step exited with status 1.", "main.go:1:1: expected 'package', found oops")},
 	}
-	c := &class.Class{Lesson: 1, Sandbox: "process", Jobs: 1, MaxScore: results[0].MaxScore, TimeScale: 1, Checks: lesson.Checks, Students: students}
+	c := &class.Class{Lesson: 1, Sandbox: "process", Jobs: 1, MaxScore: results[0].MaxScore, TimeScale: 1, Checks: lesson.Checks(), Students: students}
 	dir := filepath.Join(t.TempDir(), "out")
 	out, err := class.CreateOut(dir)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -186,7 +187,7 @@ func TestScenariosParse(t *testing.T) {
 // checks, as `lab grade --lesson 2 -- lab serve helpdesk` does, and also
 // checks every answer it gave against the official schema.
 func TestReferenceServerScoresFullMarks(t *testing.T) {
-	res, err := grading.Grade(context.Background(), grading.Options{Lesson: 2, LessonDir: os.DirFS("."), Starter: helpdeskInProcess(t)})
+	res, err := kinds.Grade(context.Background(), grading.Options{Lesson: 2, LessonDir: os.DirFS("."), Starter: helpdeskInProcess(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -116,7 +117,7 @@ func gradeAll(t *testing.T) []*graded {
 		wg.Go(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			r.res, errs[i] = grading.Grade(ctx, r.opts)
+			r.res, errs[i] = kinds.Grade(ctx, r.opts)
 		})
 	}
 	wg.Wait()

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/wire"
 )
@@ -57,7 +58,7 @@ func TestFinishedStartersAnswerOddInputs(t *testing.T) {
 				}()
 			}
 			wg.Wait()
-			res, err := grading.Grade(context.Background(), grading.Options{Starter: start, Sweep: 4, Seed: 1})
+			res, err := kinds.Grade(context.Background(), grading.Options{Starter: start, Sweep: 4, Seed: 1})
 			if err != nil {
 				t.Fatalf("grading: %v", err)
 			}

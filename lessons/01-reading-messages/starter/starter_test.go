@@ -26,6 +26,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -353,7 +354,7 @@ func gradeStage(t *testing.T, lang language, st []stage, k int) *grading.Result 
 		// without changing any verdict.
 		opts.TimeScale = 4
 	}
-	res, err := grading.Grade(ctx, opts)
+	res, err := kinds.Grade(ctx, opts)
 	if err != nil {
 		t.Fatalf("grading: %v", err)
 	}

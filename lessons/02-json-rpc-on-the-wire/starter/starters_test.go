@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/proc"
 
@@ -77,7 +78,7 @@ const timeScale = 4
 // grade grades the starter in dir with lesson 2's checks.
 func grade(t *testing.T, l language, dir string) *grading.Result {
 	t.Helper()
-	res, err := grading.Grade(context.Background(), grading.Options{Lesson: 2, Starter: l.command(t, dir), TimeScale: timeScale})
+	res, err := kinds.Grade(context.Background(), grading.Options{Lesson: 2, Starter: l.command(t, dir), TimeScale: timeScale})
 	if err != nil {
 		t.Fatalf("grading: %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -163,7 +164,7 @@ func (l language) grade(parts int) (*grading.Result, string, error) {
 	if s.skip != "" || s.err != nil {
 		return nil, s.skip, s.err
 	}
-	res, err := grading.Grade(context.Background(), grading.Options{
+	res, err := kinds.Grade(context.Background(), grading.Options{
 		Lesson:    3,
 		Starter:   proc.Command{Path: s.argv[0], Args: s.argv[1:], Dir: s.dir},
 		Relay:     []string{relay, "relay"},

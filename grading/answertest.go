@@ -1,0 +1,85 @@
+package grading
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcplab/mcplab/lab/clientscenario"
+)
+
+// AnswerLine is one line a program answered, as the grader kept it: its
+// text, its JSON object (nil when the line is not a JSON object, or was
+// cut), its size in bytes, how many of them were cut (over the line cap),
+// and whether it came past the stream's cap, and so was counted, not kept.
+type AnswerLine struct {
+	Text      string
+	Value     map[string]any
+	Size, Cut int64
+	Dropped   bool
+}
+
+// testAnswer applies an answer test to a program's answer.
+func TestAnswer(e clientscenario.Expectation, a AnswerLine) *Failure {
+	if a.Dropped {
+		return &Failure{What: fmt.Sprintf("the answer (a line of %d bytes) came after the client's stdout had passed its cap for the scenario, so it was counted, not kept", a.Size),
+			Expected: "one short JSON object per line, and nothing else on stdout (logs go to stderr)"}
+	}
+	if a.Cut > 0 {
+		return &Failure{What: fmt.Sprintf("the answer is a line of %d bytes, longer than the %d bytes the grader keeps of a line, so it cannot be read as JSON", a.Size, LineMax),
+			Expected: "one short JSON object per line", Actual: Clip(a.Text, 300)}
+	}
+	if a.Value == nil {
+		return &Failure{What: "the answer is not a JSON object", Expected: "one JSON object per line", Actual: Clip(a.Text, 300)}
+	}
+	path := strings.Fields(e.Text)[3]
+	got, found, why := clientscenario.Lookup(map[string]any(a.Value), e.Path)
+	show := Clip(a.Text, 300)
+	switch e.Op {
+	case "present":
+		if !found {
+			return &Failure{What: fmt.Sprintf("in the answer, %s", why), Expected: path + " in the answer", Actual: show}
+		}
+		return nil
+	case "absent":
+		if found {
+			return &Failure{What: fmt.Sprintf("the answer has %s", path), Expected: "no " + path, Actual: show}
+		}
+		return nil
+	}
+	if !found {
+		return &Failure{What: fmt.Sprintf("in the answer, %s", why), Expected: fmt.Sprintf("%s %s %s", path, e.Op, e.Value), Actual: show}
+	}
+	gotJSON, _ := json.Marshal(got)
+	var want any
+	json.Unmarshal(e.Value, &want)
+	ok := false
+	switch e.Op {
+	case "=":
+		ok = JSONEqual(gotJSON, e.Value)
+	case "!=":
+		ok = !JSONEqual(gotJSON, e.Value)
+	case "prefix", "suffix", "contains":
+		s, isString := got.(string)
+		w, _ := want.(string)
+		ok = isString && map[string]func(string, string) bool{"prefix": strings.HasPrefix, "suffix": strings.HasSuffix, "contains": strings.Contains}[e.Op](s, w)
+	}
+	if ok {
+		return nil
+	}
+	return &Failure{What: fmt.Sprintf("%s is %s", path, Clip(string(gotJSON), 200)), Expected: fmt.Sprintf("%s %s %s", path, opWords(e.Op), Clip(string(e.Value), 200)), Actual: show}
+}
+
+func opWords(op string) string {
+	switch op {
+	case "=":
+		return "equal to"
+	case "!=":
+		return "other than"
+	case "prefix":
+		return "starting with"
+	case "suffix":
+		return "ending with"
+	}
+	return "containing"
+}

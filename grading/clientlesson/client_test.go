@@ -1,0 +1,155 @@
+package clientlesson_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcplab/mcplab/lab/proc"
+
+	"github.com/mcplab/mcplab/grading"
+)
+
+// studentClient builds, once, the test client whose -mistake flag makes
+// one mistake at a time.
+var studentClient = sync.OnceValues(func() (string, error) {
+	dir, err := osMkdirTemp()
+	if err != nil {
+		return "", err
+	}
+	exe := filepath.Join(dir, "student-client")
+	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", exe, "../testdata/clients/student")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", &buildError{"../testdata/clients/student", string(b), err}
+	}
+	return exe, nil
+})
+
+// gradeClient grades a client for lesson 3, with the test lab binary as
+// the relay to its stdio servers.
+func gradeClient(t *testing.T, c proc.Command) *grading.Result {
+	t.Helper()
+	return grade(t, c, grading.Options{Lesson: 3, Relay: []string{bin(t, "lab"), "relay"}})
+}
+
+// checkClient asserts the exact sets of failed and skipped checks, the
+// score out of 14 and the outcome.
+func checkClient(t *testing.T, res *grading.Result, outcome grading.OutcomeKind, score int, failed, skipped []string) {
+	t.Helper()
+	var gotSkipped []string
+	for _, c := range res.Checks {
+		if c.Status == grading.StatusSkip {
+			gotSkipped = append(gotSkipped, c.ID)
+		}
+	}
+	if !reflect.DeepEqual(gotSkipped, skipped) {
+		t.Errorf("skipped checks %v, want %v", gotSkipped, skipped)
+		for _, c := range res.Checks {
+			if c.Status == grading.StatusSkip {
+				t.Logf("%s: %s", c.ID, c.Message)
+			}
+		}
+	}
+	if got := res.Failed(); !reflect.DeepEqual(got, failed) {
+		t.Errorf("failed checks %v, want %v", got, failed)
+		for _, c := range res.Checks {
+			if c.Status == grading.StatusFail {
+				t.Logf("%s: %s", c.ID, c.Message)
+			}
+		}
+	}
+	if res.Score != score || res.MaxScore != 14 {
+		t.Errorf("score %d/%d, want %d/14", res.Score, res.MaxScore, score)
+	}
+	if res.Outcome.Kind != outcome {
+		t.Errorf("outcome %s (%s), want %s", res.Outcome.Kind, res.Outcome.Detail, outcome)
+	}
+}
+
+// TestReferenceClientGetsFullMarks is the acceptance: lab client,
+// the lab's own reference client, passes every check of lesson 3.
+func TestReferenceClientGetsFullMarks(t *testing.T) {
+	t.Parallel()
+	res := gradeClient(t, proc.Command{Path: bin(t, "lab"), Args: []string{"client"}})
+	checkClient(t, res, grading.OutcomeGraded, 14, nil, nil)
+}
+
+// TestKnownBadClients grades the test client with one mistake at a time:
+// each fails exactly the check about that mistake, and skips only the
+// checks its mistake keeps from being seen.
+func TestKnownBadClients(t *testing.T) {
+	t.Parallel()
+	exe, err := studentClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	notSeen := []string{"framing", "response-by-id", "stream-break", "two-searches", "isolation", "timeout-teardown", "truncation"}
+	for _, tc := range []struct {
+		mistake string
+		outcome grading.OutcomeKind
+		failed  []string
+		skipped []string
+	}{
+		{"", grading.OutcomeGraded, nil, nil},
+		{"split-lines", grading.OutcomeWrongAnswers, []string{"framing"}, []string{"truncation"}},
+		{"first-page", grading.OutcomeWrongAnswers, []string{"pagination"}, nil},
+		{"first-event", grading.OutcomeWrongAnswers, []string{"response-by-id"}, nil},
+		{"no-progress", grading.OutcomeWrongAnswers, []string{"response-by-id"}, nil},
+		{"trust-readonly", grading.OutcomeWrongAnswers, []string{"annotations"}, nil},
+		{"namespaced", grading.OutcomeWrongAnswers, []string{"original-name"}, notSeen},
+		{"meta-also-top", grading.OutcomeWrongAnswers, []string{"meta-in-params"}, nil},
+		{"same-id", grading.OutcomeWrongAnswers, []string{"ids"}, nil},
+		{"raw-name", grading.OutcomeWrongAnswers, []string{"http-headers"}, nil},
+		{"long-timeout", grading.OutcomeTimeout, []string{"timeout-teardown"}, nil},
+		{"no-kill", grading.OutcomeWrongAnswers, []string{"timeout-teardown"}, nil},
+		{"no-truncate", grading.OutcomeWrongAnswers, []string{"truncation"}, nil},
+		{"hash-tool-only", grading.OutcomeWrongAnswers, []string{"namespacing"}, nil},
+		{"die-on-down", grading.OutcomeExited, []string{"isolation"}, nil},
+		{"wait-on-break", grading.OutcomeWrongAnswers, []string{"stream-break"}, nil},
+		{"table-by-tool", grading.OutcomeWrongAnswers, []string{"two-searches"}, nil},
+	} {
+		name := tc.mistake
+		if name == "" {
+			name = "no-mistake"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			c := proc.Command{Path: exe}
+			if tc.mistake != "" {
+				c.Args = []string{"-mistake", tc.mistake}
+			}
+			res := gradeClient(t, c)
+			checkClient(t, res, tc.outcome, 14-len(tc.failed)-len(tc.skipped), tc.failed, tc.skipped)
+		})
+	}
+}
+
+// TestClientFailuresSayWhatToDo checks that a client's failure names the
+// command, what came back, what was expected, the rule and the fix.
+func TestClientFailuresSayWhatToDo(t *testing.T) {
+	t.Parallel()
+	exe, err := studentClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := gradeClient(t, proc.Command{Path: exe, Args: []string{"-mistake", "no-truncate"}})
+	for _, c := range res.Checks {
+		if c.ID != "truncation" {
+			continue
+		}
+		if c.Expected != "text# equal to 8052" {
+			t.Errorf("expected %q, want %q", c.Expected, "text# equal to 8052")
+		}
+		for _, want := range []string{"In scenario everyday", "command 4", "incident-log", "text# is 24000", "Rule: ", "(lesson 3, \"One budget for results\")", "Fix: "} {
+			if !strings.Contains(c.Message, want) {
+				t.Errorf("the message lacks %q:\n%s", want, c.Message)
+			}
+		}
+		return
+	}
+	t.Fatal("no truncation check")
+}

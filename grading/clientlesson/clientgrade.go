@@ -1,0 +1,168 @@
+package clientlesson
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/clientscenario"
+	"github.com/mcplab/mcplab/lessons"
+)
+
+// gradeClient grades a client lesson: for each scenario the lab plays its
+// servers, gives the client their configuration and its commands, and
+// then judges the answers and every byte the client sent.
+func gradeClient(ctx context.Context, lesson *Lesson, opts grading.Options, started time.Time) (*grading.Result, error) {
+	launch, err := newClientLaunch(opts.Starter, opts.Relay)
+	if err != nil {
+		return nil, fmt.Errorf("lesson %d: %w", lesson.Manifest().Number, err)
+	}
+	defer launch.close()
+	launch.maxOutput = opts.MaxOutput
+	dir, err := lessonFolder(lesson, opts.LessonDir)
+	if err != nil {
+		return nil, err
+	}
+	var families []clientFamily
+	listed := map[string]bool{}
+	for _, c := range lesson.Checks() {
+		listed[c.ID] = true
+	}
+	for _, f := range clientFamilies() {
+		if listed[f.check] {
+			families = append(families, f)
+		}
+	}
+	res := &grading.Result{Lesson: lesson.Manifest().Number, Gradable: true}
+	t := grading.NewTally()
+	var runs []*clientRun
+	for i, sc := range lesson.Scenarios {
+		var onEvent func(grading.Event)
+		if opts.OnEvent != nil {
+			onEvent = func(ev grading.Event) {
+				opts.OnEvent(ev.Scenario, client.Event{Kind: ev.Kind, Text: ev.Text, At: time.Duration(ev.AtMS) * time.Millisecond})
+			}
+		}
+		opts.ScenarioStarted(sc.Name, i+1, len(lesson.Scenarios), scenarioBudget(sc, opts.TimeScale))
+		run, err := playClient(ctx, sc, launch, dir, opts.TimeScale, onEvent)
+		opts.ScenarioEnded(sc.Name)
+		if err != nil {
+			return nil, fmt.Errorf("playing scenario %s: %w", sc.Name, err)
+		}
+		res.Transcript = append(res.Transcript, sortedEvents(run.events)...)
+		if run.startErr != nil {
+			return res.CouldNotStart(lesson.Checks(), "the client could not be started: "+run.startErr.Error(), started), nil
+		}
+		runs = append(runs, run)
+		judgeClientExpected(run, t)
+		for _, f := range families {
+			f.judge(run, t)
+		}
+	}
+	res.Judge(lesson.Checks(), t)
+	res.Outcome = classifyClient(runs, res)
+	res.DurationMS = time.Since(started).Milliseconds()
+	grading.BoundResult(res)
+	return res, nil
+}
+
+// lessonFolder is the folder a lesson's servers read their data from.
+func lessonFolder(lesson *Lesson, dir fs.FS) (fs.FS, error) {
+	if dir != nil {
+		return dir, nil
+	}
+	if lesson.Manifest().Dir == "" {
+		return nil, nil
+	}
+	sub, err := fs.Sub(lessons.FS(), lesson.Manifest().Dir)
+	if err != nil {
+		return nil, fmt.Errorf("lesson %d: %w", lesson.Manifest().Number, err)
+	}
+	return sub, nil
+}
+
+// sortedEvents orders a run's events by time, keeping the order of equal
+// times.
+func sortedEvents(evs []grading.Event) []grading.Event {
+	out := append([]grading.Event(nil), evs...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].AtMS < out[j-1].AtMS; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// classifyClient names, in plain words, how a client's runs went.
+func classifyClient(runs []*clientRun, res *grading.Result) grading.Outcome {
+	for _, r := range runs {
+		if r.exitAt >= 0 && !r.exited && r.early {
+			return grading.Outcome{Kind: grading.OutcomeExited, Detail: fmt.Sprintf("In scenario %s the client %s before it had answered every command.", r.sc.Name, r.exit)}
+		}
+	}
+	for _, r := range runs {
+		if r.early {
+			return grading.Outcome{Kind: grading.OutcomeTimeout, Detail: fmt.Sprintf("In scenario %s the client stopped answering: %s.", r.sc.Name, strings.TrimPrefix(r.whyNoAnswer(), " "))}
+		}
+	}
+	failed := res.Failed()
+	if len(failed) == 0 {
+		return grading.Outcome{Kind: grading.OutcomeGraded, Detail: "Every check that could be judged passed."}
+	}
+	return grading.Outcome{Kind: grading.OutcomeWrongAnswers, Detail: fmt.Sprintf("%s failed: %s.", grading.CountOf(len(failed), "check", "checks"), strings.Join(failed, ", "))}
+}
+
+// Budget is the longest a client lesson's grading may take at time
+// scale 1 before every deadline has passed: for each scenario, its start
+// (startCost), each command's whole answer budget, then the wait for the
+// exit and for the servers to be ended; a client lesson has no sweep. A whole-run limit above it stops only a stuck run.
+func (l *Lesson) Budget(sweeps int, startCost time.Duration) time.Duration {
+	var total time.Duration
+	for _, sc := range l.Scenarios {
+		for i := range sc.Commands {
+			total += answerWait(sc, i)
+		}
+		total += exitDeadline + teardownGrace + startCost
+	}
+	return total
+}
+
+// Designed is about how long a correct client takes on a machine at
+// normal speed: startCost and a second to start, a tenth of a second a command, the
+// timeouts it must wait out (a server that never answers), and a moment
+// to end its stdio servers (stopMoment). Calibration compares the
+// reference client's time with it.
+func (l *Lesson) Designed(startCost time.Duration) time.Duration {
+	var total time.Duration
+	for _, sc := range l.Scenarios {
+		total += time.Second + time.Duration(len(sc.Commands))*100*time.Millisecond
+		if sc.HasStdio() {
+			total += stopMoment
+		}
+		for _, s := range sc.Servers {
+			if s.Hang != "" {
+				total += s.Timeout
+			}
+		}
+		total += startCost
+	}
+	return total
+}
+
+// callBudget is how long a client may take to answer one command of the
+// scenario at time scale 1: its longest server timeout, or, with none
+// given, the grader's default.
+func callBudget(sc *clientscenario.Scenario) time.Duration {
+	budget := time.Duration(0)
+	for _, s := range sc.Servers {
+		budget = max(budget, s.Timeout)
+	}
+	if budget == 0 {
+		budget = defaultCallBudget
+	}
+	return budget
+}

@@ -1,0 +1,610 @@
+package clientlesson
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/clientscenario"
+	"github.com/mcplab/mcplab/lab/mcphttp"
+	"github.com/mcplab/mcplab/lab/rig"
+	"github.com/mcplab/mcplab/lab/wire"
+)
+
+// The derived checks of a client lesson: judged from every message the
+// client sent the servers the lab played, in every scenario.
+const (
+	checkMetaInParams    = "meta-in-params"
+	checkClientIDs       = "ids"
+	checkPagination      = "pagination"
+	checkHTTPHeaders     = "http-headers"
+	checkOriginalName    = "original-name"
+	checkTimeoutTeardown = "timeout-teardown"
+)
+
+// clientFamilies are the judges of a client lesson's derived checks.
+func clientFamilies() []clientFamily {
+	return []clientFamily{
+		{check: checkMetaInParams, judge: judgeMeta},
+		{check: checkClientIDs, judge: judgeClientIDs},
+		{check: checkPagination, judge: judgePagination},
+		{check: checkHTTPHeaders, judge: judgeHeaders},
+		{check: checkOriginalName, judge: judgeOriginalName},
+		{check: checkTimeoutTeardown, judge: judgeTeardown},
+	}
+}
+
+// clientFamily is one derived check of a client lesson and its judge.
+type clientFamily struct {
+	check string
+	judge func(*clientRun, *grading.Tally)
+}
+
+// sentMessage is one message the client sent a server.
+type sentMessage struct {
+	ev     rig.Event
+	server string // alias
+	conn   int
+	http   bool
+	at     time.Duration
+	raw    string
+	msg    map[string]json.RawMessage // nil when not a JSON object
+	method string
+	id     json.RawMessage
+}
+
+func (m *sentMessage) isRequest() bool { return m.method != "" && m.id != nil }
+
+func (m *sentMessage) param(name string) json.RawMessage {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(m.msg["params"], &p) != nil {
+		return nil
+	}
+	return p[name]
+}
+
+func (m *sentMessage) toolName() (string, bool) {
+	var s string
+	if json.Unmarshal(m.param("name"), &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+func (m *sentMessage) describe() string {
+	return fmt.Sprintf("%s (sent to the %s server)", grading.Clip(m.raw, 160), m.server)
+}
+
+// sentMessages lists what the client sent, in order.
+func (r *clientRun) sentMessages() []*sentMessage {
+	var out []*sentMessage
+	for _, ev := range r.traffic {
+		if ev.Kind != rig.KindSend && ev.Kind != rig.KindPost {
+			continue
+		}
+		m := &sentMessage{ev: ev, server: ev.Server, conn: ev.Conn, http: ev.Kind == rig.KindPost, at: ev.At, raw: strings.TrimSpace(ev.Text)}
+		if json.Unmarshal([]byte(m.raw), &m.msg) == nil {
+			json.Unmarshal(m.msg["method"], &m.method)
+			if id, ok := m.msg["id"]; ok {
+				m.id = id
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// replies lists the messages a server sent back on one connection (stdio)
+// or exchange (HTTP), in order.
+func (r *clientRun) replies(server string, conn int) []map[string]json.RawMessage {
+	var out []map[string]json.RawMessage
+	for _, ev := range r.traffic {
+		if ev.Server != server || ev.Conn != conn || (ev.Kind != rig.KindReply && ev.Kind != rig.KindAnswer) {
+			continue
+		}
+		var m map[string]json.RawMessage
+		if json.Unmarshal([]byte(ev.Text), &m) == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// responseTo finds a server's response to a request: on the same stdio
+// connection by id, or in the same HTTP exchange.
+func (r *clientRun) responseTo(m *sentMessage) map[string]json.RawMessage {
+	for _, ev := range r.traffic {
+		if ev.Server != m.server || ev.Conn != m.conn || ev.At < m.at || (ev.Kind != rig.KindReply && ev.Kind != rig.KindAnswer) {
+			continue
+		}
+		var rep map[string]json.RawMessage
+		if json.Unmarshal([]byte(ev.Text), &rep) != nil {
+			continue
+		}
+		if id, ok := rep["id"]; ok && rep["method"] == nil && grading.JSONEqual(id, m.id) {
+			return rep
+		}
+	}
+	return nil
+}
+
+// window is the time command n (from 1) ran: from its writing until its
+// answer, or the next command, or the end.
+func (r *clientRun) window(n int) (from, to time.Duration, ok bool) {
+	if n > len(r.sent) {
+		return 0, 0, false
+	}
+	from, to = r.sent[n-1], time.Duration(1<<62)
+	if a := r.answers[n-1]; a != nil {
+		to = a.at
+	} else if n < len(r.sent) {
+		to = r.sent[n]
+	}
+	return from, to, true
+}
+
+// callsDuring lists the tools/call requests the client sent while command
+// n ran.
+func (r *clientRun) callsDuring(n int) []*sentMessage {
+	from, to, ok := r.window(n)
+	if !ok {
+		return nil
+	}
+	var out []*sentMessage
+	for _, m := range r.sentMessages() {
+		if m.method == "tools/call" && m.at >= from && m.at <= to {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// reached finds the call of tool that reached server while command n ran.
+func (r *clientRun) reached(n int, server, tool string) (*sentMessage, string) {
+	calls := r.callsDuring(n)
+	for _, m := range calls {
+		if name, _ := m.toolName(); m.server == server && name == tool {
+			return m, ""
+		}
+	}
+	if len(calls) == 0 {
+		return nil, fmt.Sprintf("while command %d ran, the client sent no tools/call to any server", n)
+	}
+	var seen []string
+	elsewhere := false
+	for _, m := range calls {
+		name, _ := m.toolName()
+		seen = append(seen, fmt.Sprintf("the tool %q on the %s server", name, m.server))
+		elsewhere = elsewhere || m.server != server
+	}
+	want := fmt.Sprintf("the tool %q", tool)
+	if elsewhere {
+		want += fmt.Sprintf(" on the %s server", server)
+	}
+	return nil, fmt.Sprintf("while command %d ran, the client called %s, not %s", n, strings.Join(seen, " and "), want)
+}
+
+// judgeClientExpected judges the scenario's expect lines, each group of a
+// command and a check on its own: when a precondition of the group does
+// not hold, the group is skipped with the reason.
+func judgeClientExpected(run *clientRun, t *grading.Tally) {
+	type key struct {
+		cmd   int
+		check string
+	}
+	var order []key
+	groups := map[key][]clientscenario.Expectation{}
+	for _, e := range run.sc.Expect {
+		k := key{e.Command, e.Check}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], e)
+	}
+	for _, k := range order {
+		es := groups[k]
+		where := fmt.Sprintf("command %d %s", k.cmd, grading.Clip(run.sc.Commands[k.cmd-1], 120))
+		skipped := ""
+		for _, e := range es {
+			if !e.Precondition() {
+				continue
+			}
+			if why := run.unmet(e); why != "" {
+				skipped = why
+				break
+			}
+		}
+		if skipped != "" {
+			t.Skip(fmt.Sprintf("in scenario %s, %s, so %s cannot be seen there", run.sc.Name, skipped, k.check), k.check)
+			continue
+		}
+		for _, e := range es {
+			if e.Precondition() {
+				continue
+			}
+			if f := run.judgeOne(e); f != nil {
+				f.What = fmt.Sprintf("for command %d %s, %s", k.cmd, grading.Clip(run.sc.Commands[k.cmd-1], 120), f.What)
+				f.Scenario, f.Where = run.sc.Name, where
+				t.Fail(*f, e.Check)
+			} else {
+				t.Test(e.Check)
+			}
+		}
+	}
+}
+
+// unmet says why a precondition does not hold, or "" when it does.
+func (r *clientRun) unmet(e clientscenario.Expectation) string {
+	switch e.Kind {
+	case "needs":
+		if _, why := r.reached(e.Command, e.Alias, e.Tool); why != "" {
+			return why
+		}
+	case "needs-known-name":
+		calls := r.callsDuring(e.Command)
+		if len(calls) == 0 {
+			return fmt.Sprintf("while command %d ran, the client sent no tools/call to any server", e.Command)
+		}
+		listed := r.listedTools()
+		for _, m := range calls {
+			if name, _ := m.toolName(); listed[m.server][name] {
+				return ""
+			}
+		}
+		name, _ := calls[0].toolName()
+		return fmt.Sprintf("while command %d ran, the client called the tool %q on the %s server, a name that server does not know (see original-name)", e.Command, name, calls[0].server)
+	case "needs-answer":
+		a := r.answers[e.Command-1]
+		if a == nil {
+			return fmt.Sprintf("command %d got no answer", e.Command)
+		}
+		if f := grading.TestAnswer(e, a.answerLine()); f != nil {
+			return fmt.Sprintf("the answer to command %d does not show %s (%s)", e.Command, strings.TrimPrefix(e.Text, fmt.Sprintf("%d %s needs-answer ", e.Command, e.Check)), f.What)
+		}
+	}
+	return ""
+}
+
+// judgeOne judges one expect line; nil means it holds.
+func (r *clientRun) judgeOne(e clientscenario.Expectation) *grading.Failure {
+	a := r.answers[e.Command-1]
+	missing := func() *grading.Failure {
+		f := &grading.Failure{What: fmt.Sprintf("the client gave no answer to command %d%s", e.Command, r.whyNoAnswer()), Expected: "one JSON line per command, in order"}
+		return f
+	}
+	switch e.Kind {
+	case "answer":
+		if a == nil {
+			return missing()
+		}
+		return grading.TestAnswer(e, a.answerLine())
+	case "within":
+		if a == nil {
+			return missing()
+		}
+		took := a.at - r.sent[e.Command-1]
+		limit := scaled(e.Within, r.scale)
+		if took > limit {
+			return &grading.Failure{What: fmt.Sprintf("the answer took %s", took.Round(10*time.Millisecond)), Expected: fmt.Sprintf("an answer within %s", limit.Round(10*time.Millisecond)), Actual: grading.Clip(a.text, 300)}
+		}
+	case "reaches":
+		if _, why := r.reached(e.Command, e.Alias, e.Tool); why != "" {
+			return &grading.Failure{What: why, Expected: fmt.Sprintf("a tools/call of %q, the server's own name for the tool, sent to the %s server", e.Tool, e.Alias)}
+		}
+	case "notified":
+		return r.judgeNotified(e)
+	}
+	return nil
+}
+
+func (r *clientRun) whyNoAnswer() string {
+	switch {
+	case r.exitAt >= 0 && !r.exited:
+		return fmt.Sprintf(" (the client %s before it answered)", r.exit)
+	case r.killed != "":
+		return " (" + r.killed + ")"
+	}
+	return " in time"
+}
+
+// judgeNotified checks that the answer streamed to the call held a
+// notification before its response.
+func (r *clientRun) judgeNotified(e clientscenario.Expectation) *grading.Failure {
+	var call *sentMessage
+	for _, m := range r.callsDuring(e.Command) {
+		if m.server == e.Alias && m.http {
+			call = m
+		}
+	}
+	if call == nil {
+		return &grading.Failure{What: fmt.Sprintf("while command %d ran, the client sent no tools/call to %s", e.Command, e.Alias)}
+	}
+	for _, rep := range r.replies(call.server, call.conn) {
+		if _, ok := rep["id"]; ok {
+			break
+		}
+		if _, ok := rep["method"]; ok {
+			return nil
+		}
+	}
+	var meta map[string]json.RawMessage
+	json.Unmarshal(call.param("_meta"), &meta)
+	if _, ok := meta["progressToken"]; !ok {
+		return &grading.Failure{What: fmt.Sprintf("the call %s asked for no progress (params._meta has no progressToken), so %s had no notification to send before the response", grading.Clip(call.raw, 160), e.Alias),
+			Expected: "a progressToken in params._meta of every tools/call, as the contract asks, and then the one response picked out by its id"}
+	}
+	return &grading.Failure{What: fmt.Sprintf("%s sent no notification before its response to %s", e.Alias, grading.Clip(call.raw, 160)), Expected: "a progress notification, then the response"}
+}
+
+// judgeMeta: every request carries _meta inside params, with the protocol
+// version and the client's capabilities, and none beside params.
+func judgeMeta(run *clientRun, t *grading.Tally) {
+	for _, m := range run.sentMessages() {
+		if !m.isRequest() {
+			continue
+		}
+		t.Test(checkMetaInParams)
+		if _, ok := m.msg["_meta"]; ok {
+			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s has _meta beside params, at the top of the message", m.describe()), Expected: "_meta inside params", Actual: grading.Clip(m.raw, 300)}, checkMetaInParams)
+			continue
+		}
+		var meta map[string]json.RawMessage
+		if json.Unmarshal(m.param("_meta"), &meta) != nil || meta == nil {
+			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s has no params._meta", m.describe()), Expected: `params._meta with "io.modelcontextprotocol/protocolVersion": "2026-07-28" and "io.modelcontextprotocol/clientCapabilities"`, Actual: grading.Clip(m.raw, 300)}, checkMetaInParams)
+			continue
+		}
+		var version string
+		json.Unmarshal(meta["io.modelcontextprotocol/protocolVersion"], &version)
+		var caps map[string]json.RawMessage
+		capsErr := json.Unmarshal(meta["io.modelcontextprotocol/clientCapabilities"], &caps)
+		switch {
+		case version != "2026-07-28":
+			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s gives protocolVersion %s", m.describe(), clientscenario.NonEmpty(string(meta["io.modelcontextprotocol/protocolVersion"]), "not at all")), Expected: `"io.modelcontextprotocol/protocolVersion": "2026-07-28" in params._meta`, Actual: grading.Clip(m.raw, 300)}, checkMetaInParams)
+		case capsErr != nil || caps == nil:
+			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s has no clientCapabilities object in params._meta", m.describe()), Expected: `"io.modelcontextprotocol/clientCapabilities": {...} in params._meta`, Actual: grading.Clip(m.raw, 300)}, checkMetaInParams)
+		}
+	}
+}
+
+// judgeClientIDs: every request id is a string or a whole number, and no id
+// is used again while a request with it is still open: on a stdio
+// connection until its response (or a notifications/cancelled for it), on
+// an HTTP server until its exchange is over.
+func judgeClientIDs(run *clientRun, t *grading.Tally) {
+	type key struct {
+		server string
+		conn   int // 0 for every exchange of an HTTP server
+	}
+	open := map[key]map[string]bool{}
+	posts := map[string]*sentMessage{}
+	closeID := func(k key, id string) {
+		if open[k] != nil {
+			delete(open[k], id)
+		}
+	}
+	sent := run.sentMessages()
+	next := 0
+	for _, ev := range run.traffic {
+		switch ev.Kind {
+		case rig.KindReply:
+			var m map[string]json.RawMessage
+			if json.Unmarshal([]byte(ev.Text), &m) == nil && m["id"] != nil && m["method"] == nil {
+				closeID(key{ev.Server, ev.Conn}, string(grading.CompactJSON(m["id"])))
+			}
+		case rig.KindGone:
+			if p := posts[fmt.Sprintf("%s#%d", ev.Server, ev.Conn)]; p != nil {
+				if p.id != nil {
+					closeID(key{ev.Server, 0}, string(grading.CompactJSON(p.id)))
+				}
+			} else {
+				delete(open, key{ev.Server, ev.Conn})
+			}
+		case rig.KindSend, rig.KindPost:
+			m := sent[next]
+			next++
+			k := key{m.server, m.conn}
+			if m.http {
+				k.conn = 0
+				posts[fmt.Sprintf("%s#%d", m.server, m.conn)] = m
+			}
+			if m.method == "notifications/cancelled" {
+				var p struct {
+					RequestID json.RawMessage `json:"requestId"`
+				}
+				json.Unmarshal(m.msg["params"], &p)
+				closeID(k, string(grading.CompactJSON(p.RequestID)))
+				continue
+			}
+			if !m.isRequest() {
+				continue
+			}
+			t.Test(checkClientIDs)
+			if grading.IDType(m.id) != "a string" && !wholeNumber(m.id) {
+				t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s has id %s", m.describe(), m.id), Expected: "an id that is a string or a whole number", Actual: grading.Clip(m.raw, 300)}, checkClientIDs)
+				continue
+			}
+			id := string(grading.CompactJSON(m.id))
+			if open[k] == nil {
+				open[k] = map[string]bool{}
+			}
+			if open[k][id] {
+				t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s reuses id %s while the request with that id is still waiting for its answer", m.describe(), id), Expected: "a new id for each request, such as the next number", Actual: grading.Clip(m.raw, 300)}, checkClientIDs)
+			}
+			open[k][id] = true
+		}
+	}
+}
+
+func wholeNumber(id json.RawMessage) bool {
+	s := strings.TrimSpace(string(id))
+	if s == "" || s == "null" || strings.ContainsAny(s, ".eE") {
+		return false
+	}
+	var n json.Number
+	return json.Unmarshal(id, &n) == nil
+}
+
+// judgePagination: each nextCursor a server gives comes back, exactly, in
+// the client's next tools/list to that server.
+func judgePagination(run *clientRun, t *grading.Tally) {
+	for _, alias := range run.aliasOrder() {
+		var pending string // a cursor not yet asked for
+		var pendingFrom *sentMessage
+		given := map[string]bool{}
+		for _, m := range run.sentMessages() {
+			if m.server != alias || m.method != "tools/list" || !m.isRequest() {
+				continue
+			}
+			var cursor *string
+			if raw := m.param("cursor"); raw != nil {
+				var c string
+				if json.Unmarshal(raw, &c) == nil {
+					cursor = &c
+				}
+			}
+			if pending != "" || pendingFrom != nil {
+				t.Test(checkPagination)
+				switch {
+				case cursor == nil:
+					t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("%s answered tools/list with nextCursor %q, and the client's next tools/list to it started over without a cursor", alias, pending), Expected: fmt.Sprintf(`a tools/list with params.cursor %q`, pending), Actual: grading.Clip(m.raw, 300)}, checkPagination)
+				case *cursor != pending:
+					t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("%s answered tools/list with nextCursor %q, and the client sent back cursor %q", alias, pending, *cursor), Expected: "the cursor exactly as the server gave it", Actual: grading.Clip(m.raw, 300)}, checkPagination)
+				}
+			} else if cursor != nil && !given[*cursor] {
+				t.Test(checkPagination)
+				t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the client sent %s a tools/list with cursor %q, which no answer of that server gave", alias, *cursor), Expected: "a cursor only from a nextCursor, passed back untouched", Actual: grading.Clip(m.raw, 300)}, checkPagination)
+			}
+			pending, pendingFrom = "", nil
+			if resp := run.responseTo(m); resp != nil {
+				var res struct {
+					NextCursor *string `json:"nextCursor"`
+				}
+				json.Unmarshal(resp["result"], &res)
+				if res.NextCursor != nil {
+					pending, pendingFrom = *res.NextCursor, m
+					given[pending] = true
+				}
+			}
+		}
+		if pendingFrom != nil {
+			t.Test(checkPagination)
+			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("%s answered tools/list with nextCursor %q, and the client never asked for that page: it stopped after a page that said more were coming", alias, pending), Expected: "tools/list again with that cursor, until an answer has no nextCursor"}, checkPagination)
+		}
+	}
+}
+
+func (r *clientRun) aliasOrder() []string {
+	var out []string
+	for _, s := range r.sc.Servers {
+		out = append(out, s.Alias)
+	}
+	return out
+}
+
+// judgeHeaders: every POST repeats the protocol version, the method and
+// (for a call) the tool's name in its headers, as the server checks them.
+func judgeHeaders(run *clientRun, t *grading.Tally) {
+	for _, m := range run.sentMessages() {
+		if !m.http || !m.isRequest() {
+			continue
+		}
+		msg, problem := wire.ParseRequest([]byte(m.raw))
+		if problem != nil {
+			continue
+		}
+		t.Test(checkHTTPHeaders)
+		if e := mcphttp.CheckHeaders(m.ev.Header, msg); e != nil {
+			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the POST of %s was refused with %d: %s (headers: %s)", m.describe(), e.Code, e.Message, headerSummary(m.ev.Header)),
+				Expected: "MCP-Protocol-Version, Mcp-Method and, on tools/call, Mcp-Name, each equal to the body (a name that is not plain ASCII as =?base64?...?=)", Actual: grading.Clip(m.raw, 300)}, checkHTTPHeaders)
+		}
+	}
+}
+
+func headerSummary(h map[string][]string) string {
+	var parts []string
+	for _, k := range []string{"Mcp-Protocol-Version", "Mcp-Method", "Mcp-Name"} {
+		if v, ok := h[k]; ok {
+			parts = append(parts, fmt.Sprintf("%s: %s", k, strings.Join(v, ",")))
+		} else if k != "Mcp-Name" {
+			parts = append(parts, k+" missing")
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// listedTools gives, per server, the tool names its tools/list answers
+// listed.
+func (r *clientRun) listedTools() map[string]map[string]bool {
+	listed := map[string]map[string]bool{}
+	for _, ev := range r.traffic {
+		if ev.Kind != rig.KindReply && ev.Kind != rig.KindAnswer {
+			continue
+		}
+		var m struct {
+			Result struct {
+				Tools []struct {
+					Name string `json:"name"`
+				} `json:"tools"`
+			} `json:"result"`
+		}
+		if json.Unmarshal([]byte(ev.Text), &m) != nil {
+			continue
+		}
+		for _, tool := range m.Result.Tools {
+			if listed[ev.Server] == nil {
+				listed[ev.Server] = map[string]bool{}
+			}
+			listed[ev.Server][tool.Name] = true
+		}
+	}
+	return listed
+}
+
+// judgeOriginalName: a tools/call names the tool as its server listed it.
+func judgeOriginalName(run *clientRun, t *grading.Tally) {
+	listed := run.listedTools()
+	for _, m := range run.sentMessages() {
+		if m.method != "tools/call" || listed[m.server] == nil {
+			continue
+		}
+		name, ok := m.toolName()
+		t.Test(checkOriginalName)
+		if !ok || !listed[m.server][name] {
+			names := run.offeredTools(m.server)
+			if names == nil {
+				for n := range listed[m.server] {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+			}
+			t.Fail(grading.Failure{Scenario: run.sc.Name, Where: "call", What: fmt.Sprintf("the client called the tool %q on the %s server, which has no tool of that name (its tools, every page: %s)", name, m.server, strings.Join(names, ", ")), Expected: "the tool's own name, looked up in the client's table from the namespaced one", Actual: grading.Clip(m.raw, 300)}, checkOriginalName)
+		}
+	}
+}
+
+// judgeTeardown: when stdin ends, the client ends every stdio server it
+// started, then exits with status 0.
+func judgeTeardown(run *clientRun, t *grading.Tally) {
+	if run.watcher != "" {
+		// Whenever it happened, the bridge's end hides the teardown.
+		t.Fail(grading.Failure{Scenario: run.sc.Name, What: run.watcher, Expected: watcherExpected}, checkTimeoutTeardown)
+		return
+	}
+	if run.closedAt < 0 {
+		return // it ended before the commands did: the answers' checks say so
+	}
+	t.Test(checkTimeoutTeardown)
+	switch {
+	case run.killed != "":
+		t.Fail(grading.Failure{Scenario: run.sc.Name, What: run.killed, Expected: "an exit with status 0 soon after stdin ends"}, checkTimeoutTeardown)
+	case !run.exit.OK():
+		t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("after its stdin closed, the client %s", run.exit), Expected: "an exit with status 0"}, checkTimeoutTeardown)
+	case run.leftRunning != "":
+		t.Fail(grading.Failure{Scenario: run.sc.Name, What: "after the client exited, " + strings.TrimSuffix(run.leftRunning, "."), Expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits"}, checkTimeoutTeardown)
+	case len(run.leftOpen) > 0:
+		t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("after the client exited, %s it started %s still running: %s", grading.Pick(len(run.leftOpen), "the stdio server", "the stdio servers"), grading.Pick(len(run.leftOpen), "was", "were"), strings.Join(run.leftOpen, ", ")), Expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits"}, checkTimeoutTeardown)
+	}
+}

@@ -1,0 +1,81 @@
+package clientlesson_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/grading/clientlesson"
+	"github.com/mcplab/mcplab/lab/proc"
+)
+
+var (
+	stressN        = flag.Int("stress.n", 200, "grades of each client in BenchmarkStressClient")
+	stressParallel = flag.Int("stress.parallel", 25, "grades run at once in BenchmarkStressClient")
+)
+
+type buildError struct {
+	pkg, out string
+	err      error
+}
+
+func (e *buildError) Error() string { return fmt.Sprintf("building %s: %v\n%s", e.pkg, e.err, e.out) }
+
+// tempRoot holds the binaries the tests build; TestMain removes it.
+var tempRoot string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mcplab-clientlesson-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	tempRoot = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func osMkdirTemp() (string, error) { return tempRoot, nil }
+
+// labBinary builds the lab, once per test run: the reference client and
+// the relay to a client lesson's stdio servers.
+var labBinary = sync.OnceValues(func() (string, error) {
+	exe := filepath.Join(tempRoot, "lab")
+	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", exe, "github.com/mcplab/mcplab/cmd/lab")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", &buildError{"github.com/mcplab/mcplab/cmd/lab", string(b), err}
+	}
+	return exe, nil
+})
+
+// bin is the path of a binary the tests build; only "lab" is built here.
+func bin(t testing.TB, name string) string {
+	t.Helper()
+	if name != "lab" {
+		t.Fatalf("no test binary %q", name)
+	}
+	exe, err := labBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+// grade grades the client starter starts for the lesson opts name.
+func grade(t *testing.T, starter proc.Starter, opts grading.Options) *grading.Result {
+	t.Helper()
+	opts.Starter = starter
+	res, err := clientlesson.Grade(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("Grade: %v", err)
+	}
+	return res
+}

@@ -1,0 +1,126 @@
+package clientlesson
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/clientscenario"
+	"github.com/mcplab/mcplab/lessons"
+)
+
+// Kind is the client lesson kind ("subject: client"): a student's MCP
+// client, for which the lab plays the servers its scenarios name and sees
+// every byte the client sends them.
+type Kind struct{}
+
+// Name is the subject that names the kind.
+func (Kind) Name() string { return "client" }
+
+// Load reads a client lesson's grading scenarios and checks that each
+// expect line names a check of the catalogue.
+func (Kind) Load(m *lessons.Manifest, fsys fs.FS, base string, checks []grading.Check) (grading.Lesson, error) {
+	return load(m, fsys, base, checks)
+}
+
+// Lesson is a client lesson: its manifest, its grading scenarios and its
+// checks.
+type Lesson struct {
+	manifest *lessons.Manifest
+	// Scenarios are the grading scenarios, in the order they are played.
+	Scenarios []*clientscenario.Scenario
+	checks    []grading.Check
+}
+
+// Manifest is the lesson's manifest.
+func (l *Lesson) Manifest() *lessons.Manifest { return l.manifest }
+
+// Checks is the lesson's check catalogue.
+func (l *Lesson) Checks() []grading.Check { return l.checks }
+
+// Reference is the lesson's reference client: the lab's own.
+func (l *Lesson) Reference(lab string) []string { return []string{lab, "client"} }
+
+// Load reads client lesson number through the core's loader (see
+// grading.LoadLesson), from dir when it is set.
+func Load(number int, dir fs.FS) (*Lesson, error) {
+	l, err := grading.LoadLesson(grading.NewKinds(Kind{}), number, dir)
+	if err != nil {
+		return nil, err
+	}
+	return l.(*Lesson), nil
+}
+
+// Grade loads the client lesson opts name and grades opts.Student against
+// it (see Lesson.Grade).
+func Grade(ctx context.Context, opts grading.Options) (*grading.Result, error) {
+	l, err := Load(opts.Lesson, opts.LessonDir)
+	if err != nil {
+		return nil, err
+	}
+	return l.Grade(ctx, opts)
+}
+
+// Grade plays the lesson's scenarios with the client and judges it. The
+// error is for the lab's own failures (a broken lesson, a cancelled ctx);
+// a client that cannot be started gives a Result with Gradable false.
+func (l *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading.Result, error) {
+	started := time.Now()
+	if opts.Starter == nil {
+		return nil, fmt.Errorf("no client to grade")
+	}
+	return gradeClient(ctx, l, opts, started)
+}
+
+// load reads a client lesson's grading scenarios, whose files are in base
+// inside root, and checks each against the catalogue.
+func load(m *lessons.Manifest, root fs.FS, base string, checks []grading.Check) (*Lesson, error) {
+	number := m.Number
+	known := map[string]bool{}
+	for _, c := range checks {
+		known[c.ID] = true
+		if c.Derived && c.Judge == "" && !knownDerived(c.ID) {
+			return nil, fmt.Errorf("lesson %d: %s: check %s is marked derived, but the grader knows no derived check of that id", number, m.Checks, c.ID)
+		}
+	}
+	files, err := m.GradingScenarios(root, base)
+	if err != nil {
+		return nil, err
+	}
+	l := &Lesson{manifest: m, checks: checks}
+	for _, f := range files {
+		data, err := fs.ReadFile(root, f)
+		if err != nil {
+			return nil, fmt.Errorf("lesson %d: %w", number, err)
+		}
+		sc, err := clientscenario.Parse(strings.TrimSuffix(path.Base(f), ".txtar"), data)
+		if err != nil {
+			return nil, fmt.Errorf("lesson %d: %w", number, err)
+		}
+		for _, e := range sc.Expect {
+			if !known[e.Check] {
+				return nil, fmt.Errorf("lesson %d: scenario %s, expect line %d: check %q is not in %s", number, sc.Name, e.Line, e.Check, m.Checks)
+			}
+		}
+		l.Scenarios = append(l.Scenarios, sc)
+	}
+	if len(l.Scenarios) == 0 {
+		return nil, fmt.Errorf("lesson %d has no grading scenarios", number)
+	}
+	return l, nil
+}
+
+// knownDerived reports whether a family of the client grader judges the
+// check.
+func knownDerived(id string) bool {
+	for _, f := range clientFamilies() {
+		if f.check == id {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,60 @@
+package grading
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+func DecodeJSON(raw json.RawMessage) (any, bool) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	return v, d.Decode(&v) == nil
+}
+
+func JSONEqual(a, b json.RawMessage) bool {
+	va, ok1 := DecodeJSON(a)
+	vb, ok2 := DecodeJSON(b)
+	return ok1 && ok2 && reflect.DeepEqual(va, vb)
+}
+
+func IDType(id json.RawMessage) string {
+	if b := bytes.TrimSpace(id); len(b) > 0 && b[0] == '"' {
+		return "a string"
+	}
+	return "a number"
+}
+
+func ListSome(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, "; ")
+	}
+	return fmt.Sprintf("%s; and %d more", strings.Join(items[:n], "; "), len(items)-n)
+}
+
+func CompactJSON(raw json.RawMessage) json.RawMessage {
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return raw
+	}
+	return buf.Bytes()
+}
+
+func Clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "..."
+	}
+	return s
+}
+
+// pick is one or many, the form n needs, without the number.
+func Pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,175 @@
+package serverlesson
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/clientscenario"
+	"github.com/mcplab/mcplab/lab/scenario"
+)
+
+// answerTest is a scenario's answer line made ready to judge: the path and
+// test of a client scenario's answer line, applied to the answer to one id.
+type answerTest struct {
+	scenario.AnswerTest
+	test clientscenario.Expectation
+	// includes is the value of an includes test, or nil.
+	includes json.RawMessage
+}
+
+// parseAnswerTest reads the path and test of an answer line. Besides the
+// tests of a client scenario's answer lines there is one more, "includes
+// VALUE": the path leads to an array with an element equal to VALUE (a
+// server's supportedVersions may list more revisions than the one asked
+// about).
+func parseAnswerTest(at scenario.AnswerTest) (answerTest, error) {
+	spec := at.Spec
+	var includes json.RawMessage
+	if p, v, ok := strings.Cut(spec, " includes "); ok && !strings.Contains(p, " ") {
+		v = strings.TrimSpace(v)
+		if !json.Valid([]byte(v)) {
+			return answerTest{}, fmt.Errorf("line %d: %q: the value %q is not JSON", at.Line, at.Text, v)
+		}
+		spec, includes = p+" present", json.RawMessage(v)
+	}
+	e, err := clientscenario.ParseExpectation("0 " + at.Checks[0] + " answer " + spec)
+	if err != nil {
+		return answerTest{}, fmt.Errorf("line %d: %q: %w", at.Line, at.Text, err)
+	}
+	return answerTest{AnswerTest: at, test: e, includes: includes}, nil
+}
+
+// testIncludes applies an includes test: the path leads to an array that
+// holds an element equal to the value.
+func (at answerTest) testIncludes(value map[string]any, line string) *grading.Failure {
+	path := strings.Fields(at.test.Text)[3]
+	want := fmt.Sprintf("%s holding %s", path, at.includes)
+	got, found, why := clientscenario.Lookup(map[string]any(value), at.test.Path)
+	if value == nil || !found {
+		if why == "" {
+			why = "the answer is not a JSON object"
+		}
+		return &grading.Failure{What: "in the answer, " + why, Expected: want, Actual: line}
+	}
+	arr, ok := got.([]any)
+	if !ok {
+		b, _ := json.Marshal(got)
+		return &grading.Failure{What: fmt.Sprintf("%s is %s, not an array", path, grading.Clip(string(b), 200)), Expected: want, Actual: line}
+	}
+	for _, el := range arr {
+		b, _ := json.Marshal(el)
+		if grading.JSONEqual(b, at.includes) {
+			return nil
+		}
+	}
+	b, _ := json.Marshal(got)
+	return &grading.Failure{What: fmt.Sprintf("%s is %s, without %s", path, grading.Clip(string(b), 200), at.includes), Expected: want, Actual: line}
+}
+
+// validateAnswerTests checks a scenario's answer lines when the lesson is
+// loaded: each names checks the catalogue tags (tagErr), has a path and a
+// test that parse, and an id that one of the scenario's requests carries.
+func validateAnswerTests(sc *scenario.Scenario, tagErr func(*scenario.Scenario, int, string) error) error {
+	if len(sc.Tests) == 0 {
+		return nil
+	}
+	lines, err := readLines(sc)
+	if err != nil {
+		return err
+	}
+	for _, at := range sc.Tests {
+		for _, c := range at.Checks {
+			if err := tagErr(sc, at.Line, c); err != nil {
+				return err
+			}
+		}
+		if _, err := parseAnswerTest(at); err != nil {
+			return fmt.Errorf("scenario %s: %w", sc.Name, err)
+		}
+		if requestLine(lines, at.ID) == nil {
+			return fmt.Errorf("scenario %s: line %d: no request of the scenario has the id %s", sc.Name, at.Line, at.ID)
+		}
+	}
+	return nil
+}
+
+// judgeAnswerTests judges a scenario's answer lines. A test looks inside an
+// answer that is otherwise right: when the answer is missing or does not
+// match the line's expected answer, the expected answer's checks already
+// judge that fault, so a test of other checks is not judged there (one
+// fault, one check), and a test of the same checks adds nothing.
+func judgeAnswerTests(ev *evidence, t *grading.Tally) {
+	for _, raw := range ev.sc.Tests {
+		at, err := parseAnswerTest(raw)
+		if err != nil {
+			// LoadLesson refused such a scenario already.
+			continue
+		}
+		l := requestLine(ev.lines, at.ID)
+		if l == nil {
+			continue
+		}
+		var expected []string
+		if l.expect != nil {
+			expected = l.expect.Checks
+		}
+		others := notIn(at.Checks, expected)
+		switch {
+		case l.got == nil && l.expect == nil:
+			ev.fail(t, grading.Failure{Where: fmt.Sprintf("line %d", l.n),
+				What:     ev.withNote(fmt.Sprintf("%s got no answer, so its answer could not show %s", l.describe(), at.Spec)),
+				Expected: "an answer where " + at.Spec, Actual: "(nothing)"}, at.Checks...)
+			continue
+		case l.got == nil || l.expect != nil && !matches(*l.expect, l.got):
+			why := fmt.Sprintf("the answer to %s is missing or wrong, which %s judges", l.describe(), grading.ListSome(expected, 3))
+			t.Skip(why, others...)
+			continue
+		}
+		t.Test(at.Checks...)
+		var value map[string]any
+		if json.Unmarshal([]byte(l.got.Line), &value) != nil {
+			value = nil
+		}
+		var f *grading.Failure
+		if at.includes != nil {
+			f = at.testIncludes(value, l.got.Line)
+		} else {
+			f = grading.TestAnswer(at.test, grading.AnswerLine{Text: l.got.Line, Value: value})
+		}
+		if f == nil {
+			continue
+		}
+		f.Where = fmt.Sprintf("line %d", l.n)
+		f.What = placeWhat(f.What, "the answer to "+l.describe())
+		f.Actual = l.got.Line
+		ev.fail(t, *f, at.Checks...)
+	}
+}
+
+// placeWhat says which answer testAnswer's sentence is about.
+func placeWhat(what, answer string) string {
+	if rest, ok := strings.CutPrefix(what, "in the answer, "); ok {
+		return "in " + answer + ", " + rest
+	}
+	if rest, ok := strings.CutPrefix(what, "the answer "); ok {
+		return answer + " " + rest
+	}
+	return "in " + answer + ", " + what
+}
+
+// notIn returns the ids of a that b does not hold.
+func notIn(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		found := false
+		for _, y := range b {
+			found = found || x == y
+		}
+		if !found {
+			out = append(out, x)
+		}
+	}
+	return out
+}

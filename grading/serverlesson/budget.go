@@ -1,0 +1,37 @@
+package serverlesson
+
+import (
+	"time"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/scenario"
+)
+
+// The scripted client's own deadlines (client.Options' defaults), which a
+// scenario's budget counts.
+const (
+	clientReadyWithin = 3 * time.Second
+	clientExitWithin  = 5 * time.Second
+	clientDrainWithin = 2 * time.Second
+	clientKillWait    = 10 * time.Second
+)
+
+// ScenarioBudget is the longest a server scenario's deadlines let its run
+// last under the time scale (0 means 1): the wait for readiness, its
+// schedule, every await's deadline, the wait for the exit and for the last
+// output. A correct server takes about the schedule alone.
+func ScenarioBudget(sc *scenario.Scenario, scale float64) time.Duration {
+	var waits, schedule time.Duration
+	for _, st := range sc.Steps {
+		waits += st.Within
+		if st.Kind == scenario.StepSend || st.Kind == scenario.StepClose {
+			schedule = max(schedule, st.At)
+		}
+	}
+	return schedule + grading.ScaleBy(clientReadyWithin+waits+clientExitWithin+clientDrainWithin, scale)
+}
+
+// probeBudget is the longest the readiness probe's run may last.
+func probeBudget(scale float64) time.Duration {
+	return grading.ScaleBy(clientReadyWithin+clientKillWait+clientDrainWithin, scale)
+}

@@ -1,0 +1,122 @@
+package serverlesson
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lessons"
+)
+
+// Kind is the server lesson kind ("subject: server"): a student's stdio
+// server, which the lab's scripted client plays the grading scenarios
+// against.
+type Kind struct{}
+
+// Name is the subject that names the kind.
+func (Kind) Name() string { return "server" }
+
+// Load reads a server lesson's grading scenarios and checks that each tags
+// only checks of its catalogue that an answer can show.
+func (Kind) Load(m *lessons.Manifest, fsys fs.FS, base string, checks []grading.Check) (grading.Lesson, error) {
+	return load(m, fsys, base, checks)
+}
+
+// Lesson is a server lesson: its manifest, its grading scenarios and its
+// checks.
+type Lesson struct {
+	manifest *lessons.Manifest
+	// Scenarios are the grading scenarios, in the order they are played.
+	Scenarios []*scenario.Scenario
+	checks    []grading.Check
+}
+
+// Manifest is the lesson's manifest.
+func (l *Lesson) Manifest() *lessons.Manifest { return l.manifest }
+
+// Checks is the lesson's check catalogue.
+func (l *Lesson) Checks() []grading.Check { return l.checks }
+
+// Reference is the lesson's reference server, as lab serve NAME starts it.
+func (l *Lesson) Reference(lab string) []string { return []string{lab, "serve", l.manifest.Server} }
+
+// Load reads server lesson number through the core's loader (see
+// grading.LoadLesson), from dir when it is set.
+func Load(number int, dir fs.FS) (*Lesson, error) {
+	l, err := grading.LoadLesson(grading.NewKinds(Kind{}), number, dir)
+	if err != nil {
+		return nil, err
+	}
+	return l.(*Lesson), nil
+}
+
+// Grade loads the server lesson opts name and grades opts.Student against
+// it (see Lesson.Grade).
+func Grade(ctx context.Context, opts grading.Options) (*grading.Result, error) {
+	l, err := Load(opts.Lesson, opts.LessonDir)
+	if err != nil {
+		return nil, err
+	}
+	return l.Grade(ctx, opts)
+}
+
+// The scripted client's own deadlines (client.Options' defaults), which a
+// whole-run limit must leave room for.
+const (
+	readyWithin = 3 * time.Second
+	exitWithin  = 5 * time.Second
+	drainWithin = 2 * time.Second
+)
+
+// Budget is the longest one grade can take at time scale 1 when every
+// deadline of every scenario runs out: for each scenario the start, the
+// ready wait, its schedule, each step's wait, the exit and the drain; and
+// sweeps more runs of the longest scenario.
+func (l *Lesson) Budget(sweeps int, startCost time.Duration) time.Duration {
+	var total, longest time.Duration
+	for _, sc := range l.Scenarios {
+		d := startCost + readyWithin + designed(sc) + exitWithin + drainWithin
+		for _, st := range sc.Steps {
+			d += st.Within
+		}
+		total += d
+		longest = max(longest, d)
+	}
+	return total + time.Duration(sweeps)*longest
+}
+
+// Designed is about how long a correct server takes to be graded: each
+// scenario's own schedule, and a start each.
+func (l *Lesson) Designed(startCost time.Duration) time.Duration {
+	var total time.Duration
+	for _, sc := range l.Scenarios {
+		total += designed(sc) + startCost
+	}
+	return total
+}
+
+// designed is how long a scenario lasts by its own schedule: the time of
+// its last send or close.
+func designed(sc *scenario.Scenario) time.Duration {
+	var d time.Duration
+	for _, st := range sc.Steps {
+		if st.Kind == scenario.StepSend || st.Kind == scenario.StepClose {
+			d = max(d, st.At)
+		}
+	}
+	return d
+}
+
+// checkDerived refuses a check marked derived that no family of the
+// server grader judges.
+func checkDerived(m *lessons.Manifest, checks []grading.Check) error {
+	for _, c := range checks {
+		if c.Derived && c.Judge == "" && !knownDerived(c.ID) {
+			return fmt.Errorf("lesson %d: %s: check %s is marked derived, but the grader knows no derived check of that id", m.Number, m.Checks, c.ID)
+		}
+	}
+	return nil
+}

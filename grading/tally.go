@@ -1,0 +1,45 @@
+package grading
+
+// failure is one piece of evidence against a check.
+type Failure struct {
+	Scenario string
+	Where    string // the line it is about ("line 3"), if any
+	What     string // what happened, in a sentence
+	Expected string // what a correct server does
+	Actual   string // what this server did, when it is a line of output
+}
+
+// tally collects, per check id, whether any scenario tested it and what
+// went wrong.
+type Tally struct {
+	Tested   map[string]bool
+	Failures map[string][]Failure
+	// skips says, per check, why part of its evidence could not be
+	// judged: such a check neither passes nor fails (unless something
+	// else failed it).
+	Skips map[string][]string
+}
+
+func NewTally() *Tally {
+	return &Tally{Tested: map[string]bool{}, Failures: map[string][]Failure{}, Skips: map[string][]string{}}
+}
+
+// skip records that a check could not be judged here, and why.
+func (t *Tally) Skip(why string, checks ...string) {
+	for _, c := range checks {
+		t.Skips[c] = append(t.Skips[c], why)
+	}
+}
+
+func (t *Tally) Test(checks ...string) {
+	for _, c := range checks {
+		t.Tested[c] = true
+	}
+}
+
+func (t *Tally) Fail(f Failure, checks ...string) {
+	for _, c := range checks {
+		t.Tested[c] = true
+		t.Failures[c] = append(t.Failures[c], f)
+	}
+}

@@ -1,0 +1,34 @@
+// Package kinds is the one place that names the lab's lesson kinds: a
+// manifest's "subject: server" is grading/serverlesson, "subject: client"
+// grading/clientlesson. A new kind of lesson is a package that implements
+// grading.Kind, and one line here.
+package kinds
+
+import (
+	"context"
+	"io/fs"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/grading/clientlesson"
+	"github.com/mcplab/mcplab/grading/serverlesson"
+)
+
+// Builtin returns a new set of the lab's lesson kinds.
+func Builtin() *grading.Kinds {
+	return grading.NewKinds(serverlesson.Kind{}, clientlesson.Kind{})
+}
+
+// LoadLesson loads lesson number with the lab's kinds, from dir when it
+// is set (see grading.LoadLesson).
+func LoadLesson(number int, dir fs.FS) (grading.Lesson, error) {
+	return grading.LoadLesson(Builtin(), number, dir)
+}
+
+// Grade grades opts.Student against the lesson opts name, with the lab's
+// kinds unless opts.Kinds names others (see grading.Grade).
+func Grade(ctx context.Context, opts grading.Options) (*grading.Result, error) {
+	if opts.Kinds == nil {
+		opts.Kinds = Builtin()
+	}
+	return grading.Grade(ctx, opts)
+}

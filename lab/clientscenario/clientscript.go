@@ -1,0 +1,414 @@
+package clientscenario
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcplab/mcplab/lab/scenario"
+)
+
+// A ClientScenario is one grading scenario of a client lesson: the servers
+// the lab plays, the commands it gives the client, and what the answers
+// and the traffic must show. It is a txtar archive with three files:
+//
+//	-- servers --
+//	notes    stdio  notes    timeout=10s
+//	tickets  http   tickets  timeout=10s cut=search
+//	-- commands --
+//	{"command":"list_tools"}
+//	-- expect --
+//	1 namespacing  answer tools[name=mcp__notes__search] present
+//
+// A servers line is an alias, a transport (stdio or http), a server of
+// `lab serve` and options: timeout=DURATION (the timeoutMs the client is
+// given), down (listed, but nothing answers there), hang=TOOL (calls of
+// TOOL are never answered), cut=TOOL (the answer to a call of TOOL breaks
+// off before its response).
+//
+// An expect line is the command's number (from 1), a check id, and one of:
+//
+//	answer PATH OP [VALUE]   the client's answer: PATH is members joined by
+//	                         dots, [k=v] picks the array element whose k is v,
+//	                         [N] the Nth element, a final # takes a length (of
+//	                         a string, in characters); OP is =, !=, present,
+//	                         absent, prefix, suffix or contains; VALUE is JSON
+//	reaches ALIAS TOOL       while the command ran, a tools/call of TOOL, by
+//	                         that name, reached ALIAS
+//	notified ALIAS           the answer ALIAS streamed to that call held a
+//	                         notification before the response
+//	within SECONDS           the answer came within SECONDS of the command
+//	within timeout+SECONDS   the same, counted from the scenario's longest
+//	                         server timeout: the timeoutMs the client was
+//	                         given, plus SECONDS to answer once it passed
+//	needs ALIAS TOOL         unless a tools/call of TOOL reached ALIAS, the
+//	                         check's other lines for this command are not
+//	                         judged (the check is skipped, not failed)
+//	needs-answer PATH OP V   likewise, unless the answer shows this
+//	needs-known-name         likewise, unless the command's tools/call
+//	                         named a tool its server listed
+type Scenario struct {
+	Name     string
+	Comment  string
+	Servers  []Server
+	Commands []string
+	Expect   []Expectation
+}
+
+// ScenarioServer is one line of a client scenario's servers file.
+type Server struct {
+	Alias, Transport, Server string
+	Timeout                  time.Duration
+	Down                     bool
+	Hang, Cut                string
+}
+
+// ClientExpectation is one line of a client scenario's expect file.
+type Expectation struct {
+	Line    int // in the expect file
+	Command int // from 1
+	Check   string
+	// Kind is answer, reaches, notified, within, needs, needs-answer or
+	// needs-known-name.
+	Kind string
+	// Path, Op and Value are an answer's test.
+	Path  []PathStep
+	Op    string
+	Value json.RawMessage
+	// Alias and Tool name a server and a tool; Within is a duration
+	// (for "within timeout+N", the scenario's longest server timeout
+	// plus N, worked out once the servers are read).
+	Alias, Tool string
+	Within      time.Duration
+	// afterTimeout: Within was written timeout+N, and holds N until the
+	// servers are known.
+	AfterTimeout bool
+	// Text is the line as written, for messages.
+	Text string
+}
+
+// pathStep is one step of an answer path: a member, then maybe an
+// element pick, then maybe a length.
+type PathStep struct {
+	member   string
+	pickKey  string // [k=v]
+	pickVal  string
+	pickN    int // [N], from 0; -1 when none
+	isLength bool
+}
+
+// ParseClientScenario reads a client scenario.
+func Parse(name string, data []byte) (*Scenario, error) {
+	files, err := scenario.ParseArchive(data)
+	if err != nil {
+		return nil, fmt.Errorf("scenario %s: %w", name, err)
+	}
+	sc := &Scenario{Name: name}
+	if i := strings.Index(string(data), "\n-- "); i >= 0 {
+		sc.Comment = strings.TrimSpace(string(data[:i]))
+	}
+	got := map[string]bool{}
+	for _, f := range files {
+		got[f.Name] = true
+		switch f.Name {
+		case "servers":
+			if sc.Servers, err = parseServers(f.Data); err != nil {
+				return nil, fmt.Errorf("scenario %s: servers: %w", name, err)
+			}
+		case "commands":
+			for _, line := range strings.Split(string(f.Data), "\n") {
+				line = strings.TrimSpace(line)
+				if line == "" || strings.HasPrefix(line, "#") {
+					continue
+				}
+				if !json.Valid([]byte(line)) {
+					return nil, fmt.Errorf("scenario %s: command %d is not JSON: %s", name, len(sc.Commands)+1, line)
+				}
+				sc.Commands = append(sc.Commands, line)
+			}
+		case "expect":
+			for i, line := range strings.Split(string(f.Data), "\n") {
+				line = strings.TrimSpace(line)
+				if line == "" || strings.HasPrefix(line, "#") {
+					continue
+				}
+				e, err := ParseExpectation(line)
+				if err != nil {
+					return nil, fmt.Errorf("scenario %s: expect line %d: %w", name, i+1, err)
+				}
+				e.Line = i + 1
+				if e.Command < 1 || e.Command > len(sc.Commands) {
+					return nil, fmt.Errorf("scenario %s: expect line %d: there is no command %d", name, i+1, e.Command)
+				}
+				sc.Expect = append(sc.Expect, e)
+			}
+		default:
+			return nil, fmt.Errorf("scenario %s: unknown file %q (want servers, commands, expect)", name, f.Name)
+		}
+	}
+	for _, need := range []string{"servers", "commands", "expect"} {
+		if !got[need] {
+			return nil, fmt.Errorf("scenario %s has no %s file", name, need)
+		}
+	}
+	aliases := map[string]bool{}
+	for _, s := range sc.Servers {
+		aliases[s.Alias] = true
+	}
+	for i, e := range sc.Expect {
+		if e.Alias != "" && !aliases[e.Alias] {
+			return nil, fmt.Errorf("scenario %s: expect line %d names %q, which is not a server of the scenario", name, e.Line, e.Alias)
+		}
+		if e.AfterTimeout {
+			timeout := sc.DeclaredTimeout()
+			if timeout == 0 {
+				return nil, fmt.Errorf("scenario %s: expect line %d: within timeout+N needs a server with timeout=DURATION, and none has one", name, e.Line)
+			}
+			sc.Expect[i].Within = timeout + e.Within
+		}
+	}
+	return sc, nil
+}
+
+func parseServers(data []byte) ([]Server, error) {
+	var out []Server
+	seen := map[string]bool{}
+	for i, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		if len(f) < 3 {
+			return nil, fmt.Errorf("line %d: want ALIAS TRANSPORT SERVER [OPTIONS]", i+1)
+		}
+		s := Server{Alias: f[0], Transport: f[1], Server: f[2]}
+		if s.Transport != "stdio" && s.Transport != "http" {
+			return nil, fmt.Errorf("line %d: transport %q: want stdio or http", i+1, s.Transport)
+		}
+		if seen[s.Alias] {
+			return nil, fmt.Errorf("line %d: alias %q is given twice", i+1, s.Alias)
+		}
+		seen[s.Alias] = true
+		for _, o := range f[3:] {
+			k, v, _ := strings.Cut(o, "=")
+			switch {
+			case k == "down" && v == "":
+				s.Down = true
+			case k == "timeout":
+				d, err := time.ParseDuration(v)
+				if err != nil || d <= 0 {
+					return nil, fmt.Errorf("line %d: timeout %q is not a duration", i+1, v)
+				}
+				s.Timeout = d
+			case k == "hang" && v != "":
+				s.Hang = v
+			case k == "cut" && v != "":
+				s.Cut = v
+			default:
+				return nil, fmt.Errorf("line %d: unknown option %q (want timeout=D, down, hang=TOOL, cut=TOOL)", i+1, o)
+			}
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no servers")
+	}
+	return out, nil
+}
+
+func ParseExpectation(line string) (Expectation, error) {
+	e := Expectation{Text: line}
+	f := strings.Fields(line)
+	if len(f) < 3 {
+		return e, fmt.Errorf("want COMMAND CHECK KIND ...")
+	}
+	n, err := strconv.Atoi(f[0])
+	if err != nil {
+		return e, fmt.Errorf("%q is not a command number", f[0])
+	}
+	e.Command, e.Check, e.Kind = n, f[1], f[2]
+	args := f[3:]
+	switch e.Kind {
+	case "answer", "needs-answer":
+		rest := strings.TrimSpace(line[strings.Index(line, " "+e.Kind+" ")+len(e.Kind)+2:])
+		p, rest, _ := strings.Cut(rest, " ")
+		op, value, _ := strings.Cut(strings.TrimSpace(rest), " ")
+		if e.Path, err = parsePath(p); err != nil {
+			return e, err
+		}
+		e.Op = op
+		switch op {
+		case "present", "absent":
+			if strings.TrimSpace(value) != "" {
+				return e, fmt.Errorf("%s takes no value", op)
+			}
+		case "=", "!=", "prefix", "suffix", "contains":
+			value = strings.TrimSpace(value)
+			if !json.Valid([]byte(value)) {
+				return e, fmt.Errorf("the value %q is not JSON", value)
+			}
+			e.Value = json.RawMessage(value)
+			if op != "=" && op != "!=" {
+				var s string
+				if json.Unmarshal(e.Value, &s) != nil {
+					return e, fmt.Errorf("%s takes a JSON string", op)
+				}
+			}
+		default:
+			return e, fmt.Errorf("unknown test %q (want =, !=, present, absent, prefix, suffix, contains)", op)
+		}
+	case "reaches", "needs":
+		if len(args) != 2 {
+			return e, fmt.Errorf("%s takes a server and a tool", e.Kind)
+		}
+		e.Alias, e.Tool = args[0], args[1]
+	case "needs-known-name":
+		if len(args) != 0 {
+			return e, fmt.Errorf("needs-known-name takes nothing more")
+		}
+	case "notified":
+		if len(args) != 1 {
+			return e, fmt.Errorf("notified takes a server")
+		}
+		e.Alias = args[0]
+	case "within":
+		if len(args) != 1 {
+			return e, fmt.Errorf("within takes a number of seconds, or timeout+SECONDS")
+		}
+		n := args[0]
+		if rest, ok := strings.CutPrefix(n, "timeout+"); ok {
+			e.AfterTimeout, n = true, rest
+		}
+		s, err := strconv.ParseFloat(n, 64)
+		if err != nil || s <= 0 || s > 3600 {
+			return e, fmt.Errorf("within %q: want a number of seconds (at most 3600), or timeout+SECONDS", args[0])
+		}
+		e.Within = time.Duration(s * float64(time.Second))
+	default:
+		return e, fmt.Errorf("unknown kind %q (want answer, reaches, notified, within, needs, needs-answer, needs-known-name)", e.Kind)
+	}
+	return e, nil
+}
+
+func parsePath(p string) ([]PathStep, error) {
+	if p == "" {
+		return nil, fmt.Errorf("an empty path")
+	}
+	var out []PathStep
+	for _, part := range strings.Split(p, ".") {
+		st := PathStep{pickN: -1}
+		if strings.HasSuffix(part, "#") {
+			st.isLength = true
+			part = strings.TrimSuffix(part, "#")
+		}
+		if i := strings.Index(part, "["); i >= 0 {
+			if !strings.HasSuffix(part, "]") {
+				return nil, fmt.Errorf("path %q: a [ without its ]", p)
+			}
+			pick := part[i+1 : len(part)-1]
+			part = part[:i]
+			if k, v, ok := strings.Cut(pick, "="); ok {
+				st.pickKey, st.pickVal = k, v
+			} else if n, err := strconv.Atoi(pick); err == nil && n >= 0 {
+				st.pickN = n
+			} else {
+				return nil, fmt.Errorf("path %q: [%s] is neither [KEY=VALUE] nor [N]", p, pick)
+			}
+		}
+		if part == "" {
+			return nil, fmt.Errorf("path %q: an empty member name", p)
+		}
+		st.member = part
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// lookup follows a path into a decoded answer. It says, when it fails,
+// where the path ran out.
+func Lookup(v any, path []PathStep) (any, bool, string) {
+	where := ""
+	for _, st := range path {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil, false, fmt.Sprintf("%s is not an object", NonEmpty(where, "the answer"))
+		}
+		where = strings.TrimPrefix(where+"."+st.member, ".")
+		if v, ok = obj[st.member]; !ok {
+			return nil, false, fmt.Sprintf("%s is missing", where)
+		}
+		if st.pickKey != "" || st.pickN >= 0 {
+			arr, ok := v.([]any)
+			if !ok {
+				return nil, false, fmt.Sprintf("%s is not an array", where)
+			}
+			found := false
+			if st.pickN >= 0 {
+				if st.pickN < len(arr) {
+					v, found = arr[st.pickN], true
+				}
+				where += fmt.Sprintf("[%d]", st.pickN)
+			} else {
+				for _, el := range arr {
+					if m, ok := el.(map[string]any); ok {
+						if s, ok := m[st.pickKey].(string); ok && s == st.pickVal {
+							v, found = el, true
+							break
+						}
+					}
+				}
+				where += fmt.Sprintf("[%s=%s]", st.pickKey, st.pickVal)
+			}
+			if !found {
+				return nil, false, fmt.Sprintf("%s has no element %s", strings.TrimSuffix(where, where[strings.LastIndex(where, "["):]), where[strings.LastIndex(where, "["):])
+			}
+		}
+		if st.isLength {
+			switch x := v.(type) {
+			case string:
+				v = float64(len([]rune(x)))
+			case []any:
+				v = float64(len(x))
+			default:
+				return nil, false, fmt.Sprintf("%s has no length", where)
+			}
+		}
+	}
+	return v, true, ""
+}
+
+func NonEmpty(s, or string) string {
+	if s == "" {
+		return or
+	}
+	return s
+}
+
+// precondition reports whether the line is a condition for judging the
+// others of its command and check rather than a test of its own.
+func (e Expectation) Precondition() bool {
+	return e.Kind == "needs" || e.Kind == "needs-answer" || e.Kind == "needs-known-name"
+}
+
+// declaredTimeout is the longest timeoutMs the scenario gives the client
+// for one of its servers, at time scale 1; 0 when it gives none.
+func (sc *Scenario) DeclaredTimeout() time.Duration {
+	var d time.Duration
+	for _, s := range sc.Servers {
+		d = max(d, s.Timeout)
+	}
+	return d
+}
+
+// hasStdio reports whether the scenario has a stdio server, which the
+// client has to end when its stdin ends.
+func (sc *Scenario) HasStdio() bool {
+	for _, s := range sc.Servers {
+		if s.Transport == "stdio" && !s.Down {
+			return true
+		}
+	}
+	return false
+}
