@@ -19,8 +19,9 @@ type Options struct {
 	// scenarios and checks from instead of the ones built into the lab, so a
 	// teacher can add a case without rebuilding anything.
 	LessonDir fs.FS
-	// Starter starts the server under test, once per scenario.
-	Starter proc.Starter
+	// Student starts the student's program under test (the server or the
+	// client the lesson grades), once per scenario.
+	Student proc.Starter
 	// TimeScale multiplies every deadline; 0 means 1.
 	TimeScale float64
 	// Sweep replays the lesson's messages this many more times, cut at

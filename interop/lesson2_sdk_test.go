@@ -141,7 +141,7 @@ func TestLesson2SDKServers(t *testing.T) {
 			// within its deadline (at × 2 one took over 4 s in CI).
 			for i := range sdkGrades {
 				grades.Go(func() {
-					results[i], errs[i] = kinds.Grade(t.Context(), grading.Options{Lesson: 2, Starter: cmd, TimeScale: 4})
+					results[i], errs[i] = kinds.Grade(t.Context(), grading.Options{Lesson: 2, Student: cmd, TimeScale: 4})
 				})
 			}
 			grades.Wait()

@@ -58,7 +58,7 @@ func gradeCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	opts := grading.Options{
 		Lesson:    *lesson,
-		Starter:   proc.Command{Path: command[0], Args: command[1:], EndGroup: true},
+		Student:   proc.Command{Path: command[0], Args: command[1:], EndGroup: true},
 		TimeScale: *scale,
 		Sweep:     *sweep,
 		Seed:      *seed,

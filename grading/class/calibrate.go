@@ -96,7 +96,7 @@ func calibrateIn(ctx context.Context, lesson grading.Lesson, opts Options, root 
 		// Generous deadlines: they do not change how long a correct server
 		// takes, only whether a slow machine fails it.
 		res, err := lesson.Grade(ctx, grading.Options{Lesson: lesson.Manifest().Number, LessonDir: opts.LessonDir,
-			Starter: opts.Sandbox.Starter(spec), TimeScale: 4, MaxOutput: 1 << 20, Relay: opts.relay(), Progress: opts.Progress})
+			Student: opts.Sandbox.Starter(spec), TimeScale: 4, MaxOutput: 1 << 20, Relay: opts.relay(), Progress: opts.Progress})
 		took := time.Since(started)
 		if err != nil {
 			return nil, nil, fmt.Errorf("calibrating against the reference server: %w", err)

@@ -563,7 +563,7 @@ func (g *grader) attempt(ctx context.Context, starter proc.Starter) (*grading.Re
 	runCtx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	res, err := g.lesson.Grade(runCtx, grading.Options{
-		Lesson: g.lesson.Manifest().Number, LessonDir: g.opts.LessonDir, Starter: starter,
+		Lesson: g.lesson.Manifest().Number, LessonDir: g.opts.LessonDir, Student: starter,
 		TimeScale: g.scale, Sweep: g.opts.Sweep, Seed: g.opts.Seed, MaxOutput: g.maxOutput(),
 		Relay: g.opts.relay(),
 	})

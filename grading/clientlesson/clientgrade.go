@@ -17,7 +17,7 @@ import (
 // servers, gives the client their configuration and its commands, and
 // then judges the answers and every byte the client sent.
 func gradeClient(ctx context.Context, lesson *Lesson, opts grading.Options, started time.Time) (*grading.Result, error) {
-	launch, err := newClientLaunch(opts.Starter, opts.Relay)
+	launch, err := newClientLaunch(opts.Student, opts.Relay)
 	if err != nil {
 		return nil, fmt.Errorf("lesson %d: %w", lesson.Manifest().Number, err)
 	}

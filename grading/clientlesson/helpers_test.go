@@ -72,7 +72,7 @@ func bin(t testing.TB, name string) string {
 // grade grades the client starter starts for the lesson opts name.
 func grade(t *testing.T, starter proc.Starter, opts grading.Options) *grading.Result {
 	t.Helper()
-	opts.Starter = starter
+	opts.Student = starter
 	res, err := clientlesson.Grade(context.Background(), opts)
 	if err != nil {
 		t.Fatalf("Grade: %v", err)

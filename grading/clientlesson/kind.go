@@ -70,7 +70,7 @@ func Grade(ctx context.Context, opts grading.Options) (*grading.Result, error) {
 // a client that cannot be started gives a Result with Gradable false.
 func (l *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading.Result, error) {
 	started := time.Now()
-	if opts.Starter == nil {
+	if opts.Student == nil {
 		return nil, fmt.Errorf("no client to grade")
 	}
 	return gradeClient(ctx, l, opts, started)

@@ -80,7 +80,7 @@ func stressClients(tb testing.TB, n, parallel int) {
 			defer func() { <-sem; wg.Done() }()
 			c := clients[k]
 			started := time.Now()
-			res, err := clientlesson.Grade(ctx, grading.Options{Lesson: 3, Starter: c.starter, Relay: relay})
+			res, err := clientlesson.Grade(ctx, grading.Options{Lesson: 3, Student: c.starter, Relay: relay})
 			took := time.Since(started)
 			if why := stressVerdict(res, err, c.failed); why != "" {
 				wrong.Add(1)

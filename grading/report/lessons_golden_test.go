@@ -76,7 +76,7 @@ func TestGoldenLessonReports(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			opts := c.opts
-			opts.Starter = c.cmd
+			opts.Student = c.cmd
 			res, err := kinds.Grade(context.Background(), opts)
 			if err != nil {
 				errs[i] = err

@@ -45,7 +45,7 @@ func TestClassReportsMeetTheirPlatforms(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			opts := run.opts
-			opts.Starter = run.cmd
+			opts.Student = run.cmd
 			results[i], errs[i] = kinds.Grade(context.Background(), opts)
 		}()
 	}

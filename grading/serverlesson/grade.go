@@ -153,7 +153,7 @@ func load(m *lessons.Manifest, root fs.FS, base string, checks []grading.Check) 
 // a server that cannot be started gives a Result with Gradable false.
 func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading.Result, error) {
 	started := time.Now()
-	if opts.Starter == nil {
+	if opts.Student == nil {
 		return nil, fmt.Errorf("no server to grade")
 	}
 	scenarios := append([]*scenario.Scenario(nil), lesson.Scenarios...)
@@ -184,7 +184,7 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 	if probing {
 		opts.ScenarioStarted(probeName, 0, len(scenarios), probeBudget(opts.TimeScale))
 	}
-	probe, err := ProbeReadiness(ctx, lesson.Manifest(), opts.Starter, probeOpts)
+	probe, err := ProbeReadiness(ctx, lesson.Manifest(), opts.Student, probeOpts)
 	if probing {
 		opts.ScenarioEnded(probeName)
 	}
@@ -209,7 +209,7 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 			co.OnEvent = func(ev client.Event) { opts.OnEvent(name, ev) }
 		}
 		opts.ScenarioStarted(sc.Name, i+1, len(scenarios), ScenarioBudget(sc, opts.TimeScale))
-		run, err := client.Play(ctx, sc, opts.Starter, co)
+		run, err := client.Play(ctx, sc, opts.Student, co)
 		opts.ScenarioEnded(sc.Name)
 		if err != nil {
 			return nil, fmt.Errorf("playing scenario %s: %w", sc.Name, err)

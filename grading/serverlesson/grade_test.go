@@ -57,7 +57,7 @@ type wantGrade struct {
 
 func grade(t *testing.T, starter proc.Starter, opts grading.Options) *grading.Result {
 	t.Helper()
-	opts.Starter = starter
+	opts.Student = starter
 	res, err := serverlesson.Grade(context.Background(), opts)
 	if err != nil {
 		t.Fatalf("Grade: %v", err)

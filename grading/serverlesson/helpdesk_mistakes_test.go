@@ -162,7 +162,7 @@ func TestHelpdeskMistakes(t *testing.T) {
 // scale that leaves room for a loaded machine.
 func gradeLesson2(t *testing.T, starter proc.Starter) (*grading.Result, error) {
 	t.Helper()
-	return serverlesson.Grade(t.Context(), grading.Options{Lesson: 2, Starter: starter, TimeScale: 2})
+	return serverlesson.Grade(t.Context(), grading.Options{Lesson: 2, Student: starter, TimeScale: 2})
 }
 
 // TestHelpdeskAnswerLinesRefused checks that a teacher's mistake in an

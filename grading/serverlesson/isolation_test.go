@@ -104,7 +104,7 @@ func TestOpeningIsNeutral(t *testing.T) {
 		}
 		return 0
 	})
-	res, err := Grade(context.Background(), grading.Options{Lesson: 2, Starter: serve})
+	res, err := Grade(context.Background(), grading.Options{Lesson: 2, Student: serve})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func BenchmarkStress(b *testing.B) {
 			go func(kind int) {
 				defer func() { <-sem; wg.Done() }()
 				starter := []proc.Starter{ref, seq, chunky}[kind]
-				res, err := serverlesson.Grade(ctx, grading.Options{Starter: starter})
+				res, err := serverlesson.Grade(ctx, grading.Options{Student: starter})
 				switch {
 				case err != nil:
 					wrong.Add(1)

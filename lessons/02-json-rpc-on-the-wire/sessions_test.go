@@ -187,7 +187,7 @@ func TestScenariosParse(t *testing.T) {
 // checks, as `lab grade --lesson 2 -- lab serve helpdesk` does, and also
 // checks every answer it gave against the official schema.
 func TestReferenceServerScoresFullMarks(t *testing.T) {
-	res, err := kinds.Grade(context.Background(), grading.Options{Lesson: 2, LessonDir: os.DirFS("."), Starter: helpdeskInProcess(t)})
+	res, err := kinds.Grade(context.Background(), grading.Options{Lesson: 2, LessonDir: os.DirFS("."), Student: helpdeskInProcess(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

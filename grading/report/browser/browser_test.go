@@ -104,12 +104,12 @@ func gradeAll(t *testing.T) []*graded {
 	}
 	cmd := func(path string, args ...string) proc.Command { return proc.Command{Path: path, Args: args} }
 	runs := []*graded{
-		{name: "lesson1-banner", opts: grading.Options{Lesson: 1, Starter: cmd(paths["student"], "-mistake", "banner")}},
-		{name: "lesson1-chunk-as-line", opts: grading.Options{Lesson: 1, Starter: cmd(paths["student"], "-mistake", "chunk-as-line")}},
-		{name: "lesson1-good", opts: grading.Options{Lesson: 1, Starter: cmd(paths["student"])}},
-		{name: "lesson1-hostile", opts: grading.Options{Lesson: 1, Starter: cmd("/bin/sh", hostile)}},
-		{name: "lesson2-method-message", opts: grading.Options{Lesson: 2, Starter: cmd(paths["helpdesk"], "-mistake", "method-message")}},
-		{name: "lesson3-namespaced", opts: grading.Options{Lesson: 3, Relay: []string{paths["lab"], "relay"}, Starter: cmd(paths["client"], "-mistake", "namespaced")}},
+		{name: "lesson1-banner", opts: grading.Options{Lesson: 1, Student: cmd(paths["student"], "-mistake", "banner")}},
+		{name: "lesson1-chunk-as-line", opts: grading.Options{Lesson: 1, Student: cmd(paths["student"], "-mistake", "chunk-as-line")}},
+		{name: "lesson1-good", opts: grading.Options{Lesson: 1, Student: cmd(paths["student"])}},
+		{name: "lesson1-hostile", opts: grading.Options{Lesson: 1, Student: cmd("/bin/sh", hostile)}},
+		{name: "lesson2-method-message", opts: grading.Options{Lesson: 2, Student: cmd(paths["helpdesk"], "-mistake", "method-message")}},
+		{name: "lesson3-namespaced", opts: grading.Options{Lesson: 3, Relay: []string{paths["lab"], "relay"}, Student: cmd(paths["client"], "-mistake", "namespaced")}},
 	}
 	var wg sync.WaitGroup
 	errs := make([]error, len(runs))

@@ -341,7 +341,7 @@ func gradeStage(t *testing.T, lang language, st []stage, k int) *grading.Result 
 	dir := buildStage(t, lang, st, k)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	opts := grading.Options{Starter: lang.command(t, dir)}
+	opts := grading.Options{Student: lang.command(t, dir)}
 	if k == 0 {
 		// As shipped, a starter takes each read for a
 		// line, so its verdicts rest on the grader's

@@ -78,7 +78,7 @@ const timeScale = 4
 // grade grades the starter in dir with lesson 2's checks.
 func grade(t *testing.T, l language, dir string) *grading.Result {
 	t.Helper()
-	res, err := kinds.Grade(context.Background(), grading.Options{Lesson: 2, Starter: l.command(t, dir), TimeScale: timeScale})
+	res, err := kinds.Grade(context.Background(), grading.Options{Lesson: 2, Student: l.command(t, dir), TimeScale: timeScale})
 	if err != nil {
 		t.Fatalf("grading: %v", err)
 	}

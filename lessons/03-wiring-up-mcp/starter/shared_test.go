@@ -166,7 +166,7 @@ func (l language) grade(parts int) (*grading.Result, string, error) {
 	}
 	res, err := kinds.Grade(context.Background(), grading.Options{
 		Lesson:    3,
-		Starter:   proc.Command{Path: s.argv[0], Args: s.argv[1:], Dir: s.dir},
+		Student:   proc.Command{Path: s.argv[0], Args: s.argv[1:], Dir: s.dir},
 		Relay:     []string{relay, "relay"},
 		TimeScale: timeScale,
 	})
