@@ -17,9 +17,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // moduleRoot is the repository's top folder: this package is internal/doctest.
@@ -192,7 +193,7 @@ func runOne(t *testing.T, dir, docPath string, c Command, env []string, stdout i
 	cmd.Dir, cmd.Env = dir, env
 	// out gathers both streams for the failure message; with stdout set the
 	// two streams are written by two goroutines, so out takes a lock.
-	out := &lockedBuffer{}
+	out := &testkit.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if stdout != nil {
 		cmd.Stdout = io.MultiWriter(stdout, out)
@@ -218,24 +219,6 @@ func runOne(t *testing.T, dir, docPath string, c Command, env []string, stdout i
 	}
 	t.Logf("%s:%d: %s (status %d, %v)", docPath, c.Line, c.Text, code, time.Since(start).Round(time.Millisecond))
 	return true
-}
-
-// lockedBuffer is a bytes.Buffer that several goroutines may write.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func tail(s string, n int) string {
