@@ -110,6 +110,9 @@ type Result struct {
 	// Transcript holds every event of every scenario, in order of time within
 	// each scenario.
 	Transcript []Event `json:"transcript"`
+	// Orders are the orders of answers the scenarios assert ("2 before 1"),
+	// whatever the verdict, so that a report can mark them on the timeline.
+	Orders []AssertedOrder `json:"orders,omitempty"`
 	// Seed is the seed of the chunk sweep, when one ran.
 	Seed *int64 `json:"cuts,omitempty"`
 	// Flaky is set when a timed-out run was rerun and the two runs disagreed.
@@ -128,6 +131,16 @@ func (r *Result) Failed() []string {
 		}
 	}
 	return ids
+}
+
+// AssertedOrder is an order of answers a scenario asserts: the answer to
+// First must arrive before the answer to Then.
+type AssertedOrder struct {
+	Scenario string `json:"scenario"`
+	// First and Then are the ids as the scenario writes them in JSON: 2, "a".
+	First  string   `json:"first"`
+	Then   string   `json:"then"`
+	Checks []string `json:"checks"`
 }
 
 // The transcript kinds of the traffic between a client and the servers the

@@ -133,7 +133,7 @@ func gradePage(r *grading.Result) *htmlPage {
 		return ""
 	}
 	for i, sc := range scenarios {
-		p.Scenarios = append(p.Scenarios, buildTimeline(i, sc, limits[i], p.Client, ev, wrong))
+		p.Scenarios = append(p.Scenarios, buildTimeline(i, sc, limits[i], p.Client, ev, wrong, ordersOf(r.Orders, sc.name)))
 		var lines strings.Builder
 		for j, e := range sc.events {
 			line := eventLine(e) + "\n"
@@ -293,12 +293,12 @@ const timelineTemplate = `
 {{range .Links}}<path class="{{.Class}}" d="{{.D}}"><title>{{.Label}}</title></path>{{end}}
 {{range .Spans}}<path class="span" d="M{{printf "%.1f" .X1}} {{printf "%.1f" (add .Y -4)}} V{{printf "%.1f" .Y}} H{{printf "%.1f" .X2}} V{{printf "%.1f" (add .Y -4)}}"><title>{{.Label}}</title></path>{{end}}
 {{range .Marks}}{{if .Drawn}}<g class="{{.Class}}" id="{{.ID}}" data-seq="{{.Seq}}" data-at="{{.AtMS}}" data-kind="{{.Kind}}"><title>{{.Title}}</title><rect x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}" width="{{printf "%.1f" .W}}" height="12" rx="1"/>{{$m := .}}{{range .Newlines}}<line class="nl" x1="{{printf "%.1f" .}}" x2="{{printf "%.1f" .}}" y1="{{printf "%.1f" (add $m.Y 2)}}" y2="{{printf "%.1f" (add $m.Y 10)}}"/>{{end}}{{if .CutEnd}}<line class="cut-edge" x1="{{printf "%.1f" (add .X .W)}}" x2="{{printf "%.1f" (add .X .W)}}" y1="{{printf "%.1f" (add .Y -2)}}" y2="{{printf "%.1f" (add .Y 14)}}"/>{{end}}</g>
-{{end}}{{end}}{{range .OrderTags}}<text class="order-tag" x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}">{{.Text}}</text>{{end}}
+{{end}}{{end}}{{range .OrderTags}}<text class="order-tag" x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}">{{.Text}}</text>{{end}}{{range .Asserted}}<g class="asserted {{.State}}" data-first="{{.First}}" data-then="{{.Then}}"><title>{{.Text}}</title>{{if .D}}<path d="{{.D}}" fill="none" stroke="{{.Colour}}" stroke-width="1.5"{{if .Dash}} stroke-dasharray="{{.Dash}}"{{end}}/>{{end}}{{if .Tag}}<text x="{{printf "%.1f" .Tag.X}}" y="{{printf "%.1f" .Tag.Y}}" text-anchor="{{.Anchor}}" style="font-size:9px;font-weight:600;fill:{{if eq .State "kept"}}#1a7f37{{else}}#c62828{{end}}">{{.Tag.Text}}</text>{{end}}</g>{{end}}
 {{range .Deadlines}}<line class="deadline-line" x1="{{printf "%.1f" .X}}" x2="{{printf "%.1f" .X}}" y1="18" y2="{{printf "%.0f" $.Height}}"><title>{{.Label}}</title></line>{{end}}
 </svg>
 <figcaption id="{{.Anchor}}-cap">Timeline of scenario {{.Name}}: {{len .Marks}} events over {{.EndMS}} ms, drawn to scale{{if .Folds}} except {{if eq (len .Folds) 1}}one folded quiet stretch{{else}}{{len .Folds}} folded quiet stretches{{end}}{{end}}. The table below lists every event drawn.{{if .Undrawn}} The {{.Undrawn}} events after these are not drawn, to keep the page readable: the transcript at the end of the page lists them.{{end}}</figcaption>
 </figure>
-{{if .Orders}}<p><strong>Order:</strong></p><ul class="orders">{{range .Orders}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Orders}}<p><strong>Order:</strong></p><ul class="orders">{{range .Orders}}<li>{{.}}</li>{{end}}</ul>{{end}}{{if .Asserted}}<p><strong>Order the lesson asserts:</strong></p><ul class="asserted-orders">{{range .Asserted}}<li class="{{.State}}" data-first="{{.First}}" data-then="{{.Then}}">{{.Text}}</li>{{end}}</ul>{{end}}
 {{if .Deadlines}}<p><strong>Deadlines that ran out:</strong></p><ul>{{range .Deadlines}}<li>{{.Label}}</li>{{end}}</ul>{{end}}
 <details{{if .HasEvidence}} open{{end}}><summary>The {{len .Marks}} events of scenario {{.Name}} as a table</summary>
 <table class="events"><caption class="summary">Scenario {{.Name}}: each event, the lane it is drawn in, and what it is joined to</caption>

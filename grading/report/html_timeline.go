@@ -124,8 +124,9 @@ type tlScenario struct {
 	Folds     []tlFold
 	Ticks     []tlTick
 	Deadlines []tlDeadline
-	Orders    []string // "id 2 was answered before id 1, which was sent first"
-	OrderTags []tlTag  // the same, drawn beside the answer
+	Orders    []string     // "id 2 was answered before id 1, which was sent first"
+	OrderTags []tlTag      // the same, drawn beside the answer
+	Asserted  []tlAsserted // the orders the scenario asserts, and what happened
 	Width     float64
 	Height    float64
 	EndMS     int64
@@ -449,8 +450,8 @@ func (tm timeMap) x(t int64) float64 {
 }
 
 // buildTimeline lays out one scenario. ev holds the failed checks that point
-// at each event.
-func buildTimeline(si int, sc scenario, limit int, client bool, ev evidenceIndex, wrongFrom func(grading.Event) string) *tlScenario {
+// at each event; orders are the orders of answers the scenario asserts.
+func buildTimeline(si int, sc scenario, limit int, client bool, ev evidenceIndex, wrongFrom func(grading.Event) string, orders []grading.AssertedOrder) *tlScenario {
 	t := &tlScenario{Index: si, Anchor: fmt.Sprintf("sc-%d", si), Name: sc.name}
 	events := sc.events[:limit]
 	drawn := len(events)
@@ -475,6 +476,7 @@ func buildTimeline(si int, sc scenario, limit int, client bool, ev evidenceIndex
 		joinClient(t, events, marks)
 	} else {
 		joinServer(t, events, marks, lanes.byName)
+		markAsserted(t, events, marks, orders)
 	}
 	markDeadlines(t, events[:drawn], marks)
 	// Folds and the time axis.

@@ -350,6 +350,7 @@ func checkGradeRun(t *testing.T, browser context.Context, r *graded, pages, out 
 	ctx, seen, done := open(t, browser, file)
 	defer done()
 	checkGradePage(t, ctx, r.res)
+	checkAssertedOrders(t, ctx, r.res)
 	if r.name == "lesson1-hostile" {
 		checkHostile(t, ctx)
 	}
@@ -593,4 +594,63 @@ func checkClassPage(t *testing.T, ctx context.Context, c *class.Class) {
 	}
 	raw, _ := json.Marshal(names)
 	t.Logf("class page rows: %s", raw)
+}
+
+// checkAssertedOrders: each order of answers a scenario asserts is drawn
+// once in that scenario's timeline, with its words as the drawing's title,
+// and listed once under it; an order whose checks all passed is drawn and
+// listed as kept. A page asserts no order the result does not hold.
+func checkAssertedOrders(t *testing.T, ctx context.Context, r *grading.Result) {
+	t.Helper()
+	type shown struct {
+		Scenario string `json:"scenario"`
+		Where    string `json:"where"` // "svg" or "list"
+		First    string `json:"first"`
+		Then     string `json:"then"`
+		State    string `json:"state"`
+		Text     string `json:"text"`
+	}
+	got := eval[[]shown](t, ctx, `Array.from(document.querySelectorAll("svg.timeline g.asserted, ul.asserted-orders li")).map(e => ({
+		scenario: e.closest("section.scenario").querySelector("h3").textContent.replace(/^Scenario /, ""),
+		where: e.matches("li") ? "list" : "svg", first: e.dataset.first, then: e.dataset.then,
+		state: e.matches(".kept") ? "kept" : e.matches(".broken") ? "broken" : "?",
+		text: e.matches("li") ? e.textContent : e.querySelector("title").textContent}))`)
+	passed := map[string]bool{}
+	for _, c := range r.Checks {
+		passed[c.ID] = c.Status == grading.StatusPass
+	}
+	type key struct{ scenario, where, first, then string }
+	seen := map[key]shown{}
+	for _, s := range got {
+		k := key{s.Scenario, s.Where, s.First, s.Then}
+		if _, dup := seen[k]; dup {
+			t.Errorf("the order %s before %s of scenario %s is shown twice in the %s", s.First, s.Then, s.Scenario, s.Where)
+		}
+		seen[k] = s
+	}
+	for _, o := range r.Orders {
+		kept := true
+		for _, id := range o.Checks {
+			kept = kept && passed[id]
+		}
+		var text string
+		for _, where := range []string{"svg", "list"} {
+			s, ok := seen[key{o.Scenario, where, o.First, o.Then}]
+			delete(seen, key{o.Scenario, where, o.First, o.Then})
+			switch {
+			case !ok:
+				t.Errorf("scenario %s asserts the answer to %s before the answer to %s, but the page's %s does not show it", o.Scenario, o.First, o.Then, where)
+			case kept && s.State != "kept":
+				t.Errorf("scenario %s: the order %s before %s is %s in the %s, but its checks %v passed", o.Scenario, o.First, o.Then, s.State, where, o.Checks)
+			case !strings.HasPrefix(s.Text, "The lesson asserts the answer to id "+o.First+" before the answer to id "+o.Then):
+				t.Errorf("scenario %s: the %s says %q of the order %s before %s", o.Scenario, where, s.Text, o.First, o.Then)
+			case text != "" && s.Text != text:
+				t.Errorf("scenario %s: the drawing of the order %s before %s says %q, its list %q", o.Scenario, o.First, o.Then, text, s.Text)
+			}
+			text = s.Text
+		}
+	}
+	for k := range seen {
+		t.Errorf("the page's %s shows an order %s before %s in scenario %s that the result does not assert", k.where, k.first, k.then, k.scenario)
+	}
 }
