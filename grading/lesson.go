@@ -20,6 +20,9 @@ import (
 type Kind interface {
 	// Name is the subject a manifest names the kind by.
 	Name() string
+	// Program is what a student writes for a lesson of the kind, in a
+	// word: "server" or "client" for the lab's kinds.
+	Program() string
 	// Load reads a lesson of this kind: its manifest m, the folder base
 	// inside fsys that holds its files, and its check catalogue, already
 	// parsed. It reads and checks the grading scenarios.

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/lessons"
 )
 
@@ -99,10 +100,15 @@ type langSetup struct {
 	main  string // the file the student edits
 }
 
-func setupFor(lang, subject string) langSetup {
-	if subject == "client" {
-		return clientSetupFor(lang)
-	}
+// setups say how each program a student may write (see grading.Kind's
+// Program) is built and started, by language.
+func setups() map[string]func(lang string) langSetup {
+	return map[string]func(lang string) langSetup{"server": serverSetupFor, "client": clientSetupFor}
+}
+
+// serverSetupFor is how a starter server in lang is built and started, on
+// stdio.
+func serverSetupFor(lang string) langSetup {
 	switch lang {
 	case "go":
 		return langSetup{
@@ -131,7 +137,7 @@ exec go build -o "$LAB_WORK/PROGRAM" .
 `, "PROGRAM", program)
 }
 
-// clientSetupFor is setupFor for a lesson that grades a client: the grader
+// clientSetupFor is serverSetupFor for a lesson that grades a client: the grader
 // starts it with --config PATH, which run passes on.
 func clientSetupFor(lang string) langSetup {
 	const start = "# Start the client. The grader adds --config PATH (the servers to use), passed on here.\n"
@@ -157,7 +163,15 @@ func assignmentFiles(m *lessons.Manifest, lang, labVersion string, timeScale flo
 	if err != nil {
 		return nil, err
 	}
-	ls := setupFor(lang, m.Subject)
+	program, err := kinds.Program(m)
+	if err != nil {
+		return nil, err
+	}
+	setup, ok := setups()[program]
+	if !ok {
+		return nil, fmt.Errorf("lesson %d: the lab has no starter setup for a %s", m.Number, program)
+	}
+	ls := setup(lang)
 	var out []newFile
 	hasMain := false
 	for _, f := range starter {
@@ -178,10 +192,7 @@ func assignmentFiles(m *lessons.Manifest, lang, labVersion string, timeScale flo
 	}
 	out = append(out, newFile{name: "run", data: []byte("#!/bin/sh\n" + ls.run), exec: true})
 	p := ciParams{Lesson: m.Number, Title: m.Title, Lang: lang, Version: labVersion, Go: goSeries(),
-		Scale: fmt.Sprintf("%g", timeScale), Build: ls.build != "", Main: ls.main, Needs: ls.needs, Program: "server"}
-	if m.Subject == "client" {
-		p.Program = "client"
-	}
+		Scale: fmt.Sprintf("%g", timeScale), Build: ls.build != "", Main: ls.main, Needs: ls.needs, Program: program}
 	out = append(out,
 		newFile{name: "README.md", data: []byte(studentReadme(p))},
 		newFile{name: ".github/workflows/grade.yml", data: []byte(githubWorkflow(p))},

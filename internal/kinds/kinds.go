@@ -6,11 +6,14 @@ package kinds
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
+	"strings"
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/clientlesson"
 	"github.com/mcplab/mcplab/grading/serverlesson"
+	"github.com/mcplab/mcplab/lessons"
 )
 
 // Builtin returns a new set of the lab's lesson kinds.
@@ -31,4 +34,15 @@ func Grade(ctx context.Context, opts grading.Options) (*grading.Result, error) {
 		opts.Kinds = Builtin()
 	}
 	return grading.Grade(ctx, opts)
+}
+
+// Program says what a student writes for the lesson m names: "server" or
+// "client" (see grading.Kind).
+func Program(m *lessons.Manifest) (string, error) {
+	k := Builtin()
+	kind, ok := k.Lookup(m.Subject)
+	if !ok {
+		return "", fmt.Errorf("lesson %d: subject %q: the lab knows no lesson of that kind (it knows %s)", m.Number, m.Subject, strings.Join(k.Names(), ", "))
+	}
+	return kind.Program(), nil
 }
