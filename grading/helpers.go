@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/mcplab/mcplab/lab/wire"
 )
 
 func DecodeJSON(raw json.RawMessage) (any, bool) {
@@ -35,13 +37,9 @@ func ListSome(items []string, n int) string {
 	return fmt.Sprintf("%s; and %d more", strings.Join(items[:n], "; "), len(items)-n)
 }
 
-func CompactJSON(raw json.RawMessage) json.RawMessage {
-	var buf bytes.Buffer
-	if json.Compact(&buf, raw) != nil {
-		return raw
-	}
-	return buf.Bytes()
-}
+// CompactJSON is raw without insignificant white space, or raw itself
+// when it is not valid JSON (see wire.Compact).
+func CompactJSON(raw json.RawMessage) json.RawMessage { return wire.Compact(raw) }
 
 func Clip(s string, n int) string {
 	s = strings.TrimSpace(s)
