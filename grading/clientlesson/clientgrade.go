@@ -144,7 +144,7 @@ func (l *Lesson) Designed(startCost time.Duration) time.Duration {
 			total += stopMoment
 		}
 		for _, s := range sc.Servers {
-			if s.Hang != "" {
+			if !s.Hold.IsZero() {
 				total += s.Timeout
 			}
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcplab/mcplab/internal/servers"
 	"github.com/mcplab/mcplab/lab/rig"
+	"github.com/mcplab/mcplab/lab/safefile"
 )
 
 // The deadlines of a client run: how long the client may take beyond its
@@ -218,7 +219,7 @@ func rigServers(sc *clientscenario.Scenario, lesson fs.FS, scale float64) ([]rig
 		if err != nil {
 			return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 		}
-		rs := rig.Server{Alias: s.Alias, Down: s.Down, Hang: s.Hang, Cut: s.Cut, Timeout: scaled(s.Timeout, scale)}
+		rs := rig.Server{Alias: s.Alias, Down: s.Down, Hold: s.Hold, Break: s.Break, Timeout: scaled(s.Timeout, scale)}
 		opts := servers.Options{MaxLine: 1 << 20, Lesson: lesson}
 		switch s.Transport {
 		case "http":
@@ -563,12 +564,12 @@ func trafficEvent(scenario string, ev rig.Event) grading.Event {
 		out.Kind, out.Text = grading.EventToServer, where+" "+ev.Text
 	case rig.KindPost:
 		out.Kind, out.Text = grading.EventToServer, where+" ["+headerSummary(ev.Header)+"] "+ev.Text
-	case rig.KindReply, rig.KindAnswer:
+	case rig.KindAnswer: // a stdio server's line or an HTTP answer's message
 		out.Kind, out.Text = grading.EventFromServer, where+" "+ev.Text
 	case rig.KindStatus:
 		out.Kind, out.Text = grading.EventFromServer, fmt.Sprintf("%s HTTP %d %s", where, ev.Status, ev.Text)
 	default:
-		out.Kind, out.Text = grading.EventRig, where+" "+string(ev.Kind)+" "+ev.Text
+		out.Kind, out.Text = grading.EventRig, where+" "+rig.Word(ev.Kind)+" "+ev.Text
 	}
 	out.Text = strings.TrimSpace(out.Text)
 	return out
@@ -577,24 +578,15 @@ func trafficEvent(scenario string, ev rig.Event) grading.Event {
 // writeConfig writes a scenario's configuration, a new file readable by
 // the client's user alone.
 func writeConfig(path string, data []byte, owner *rig.Owner) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|oNoFollow, 0o600)
-	if err != nil {
-		return fmt.Errorf("writing the configuration: %w", err)
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("writing the configuration %s: %w", path, err)
-	}
-	if owner != nil {
+	return safefile.CreateNew(path, "the configuration", data, 0o600, func(f *os.File) error {
+		if owner == nil {
+			return nil
+		}
 		if err := f.Chown(owner.UID, owner.GID); err != nil {
-			f.Close()
 			return fmt.Errorf("giving the configuration to uid %d: %w", owner.UID, err)
 		}
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("writing the configuration %s: %w", path, err)
-	}
-	return nil
+		return nil
+	})
 }
 
 // bridgeName is how a student's report names the bridge.

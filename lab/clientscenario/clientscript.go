@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/rig"
 	"github.com/mcplab/mcplab/lab/scenario"
 )
 
@@ -24,9 +25,12 @@ import (
 //
 // A servers line is an alias, a transport (stdio or http), a server of
 // `lab serve` and options: timeout=DURATION (the timeoutMs the client is
-// given), down (listed, but nothing answers there), hang=TOOL (calls of
-// TOOL are never answered), cut=TOOL (the answer to a call of TOOL breaks
-// off before its response).
+// given), down (listed, but nothing answers there), hang=HOOK (the
+// requests HOOK picks are never answered), cut=HOOK (the answer to them
+// breaks off before its response). A HOOK is a tool's name (hang=search:
+// its calls) or METHOD:NAME for another request that names something
+// (hang=resources/read:notes://retry, cut=prompts/get:summary), or a METHOD
+// alone for every request of it (see rig.ParseHook).
 //
 // An expect line is the command's number (from 1), a check id, and one of:
 //
@@ -62,7 +66,9 @@ type Server struct {
 	Alias, Transport, Server string
 	Timeout                  time.Duration
 	Down                     bool
-	Hang, Cut                string
+	// Hold and Break are the requests the rig holds, and whose answer it
+	// breaks off (hang=HOOK, cut=HOOK; see rig.ParseHook).
+	Hold, Break rig.Hook
 }
 
 // ClientExpectation is one line of a client scenario's expect file.
@@ -202,10 +208,16 @@ func parseServers(data []byte) ([]Server, error) {
 					return nil, fmt.Errorf("line %d: timeout %q is not a duration", i+1, v)
 				}
 				s.Timeout = d
-			case k == "hang" && v != "":
-				s.Hang = v
-			case k == "cut" && v != "":
-				s.Cut = v
+			case (k == "hang" || k == "cut") && v != "":
+				h, err := rig.ParseHook(v)
+				if err != nil {
+					return nil, fmt.Errorf("line %d: %s: %w", i+1, o, err)
+				}
+				if k == "hang" {
+					s.Hold = h
+				} else {
+					s.Break = h
+				}
 			default:
 				return nil, fmt.Errorf("line %d: unknown option %q (want timeout=D, down, hang=TOOL, cut=TOOL)", i+1, o)
 			}

@@ -109,24 +109,6 @@ func (h Hook) Picks(body []byte) bool {
 	return json.Unmarshal(raw, &name) == nil && name == h.Name
 }
 
-// held is the hook of the requests the server's rig holds: Hold, or the
-// calls of the tool Hang.
-func (s Server) held() Hook {
-	if s.Hold.IsZero() && s.Hang != "" {
-		return CallOf(s.Hang)
-	}
-	return s.Hold
-}
-
-// broken is the hook of the requests whose answer the rig breaks off:
-// Break, or the calls of the tool Cut.
-func (s Server) broken() Hook {
-	if s.Break.IsZero() && s.Cut != "" {
-		return CallOf(s.Cut)
-	}
-	return s.Break
-}
-
 // holdText is the held event's words: "the rig holds this call of search
 // and will never answer it".
 func holdText(h Hook) string {

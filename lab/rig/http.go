@@ -38,8 +38,8 @@ func (r *Rig) httpHandler(s Server) http.Handler {
 		defer r.bodies.release(share)
 		r.record(Event{Server: s.Alias, Conn: n, Kind: KindPost, Header: h, Text: string(body)})
 		req.Body = io.NopCloser(bytes.NewReader(body))
-		if hold := s.held(); hold.Picks(body) {
-			r.record(Event{Server: s.Alias, Conn: n, Kind: KindHeld, Text: holdText(hold)})
+		if s.Hold.Picks(body) {
+			r.record(Event{Server: s.Alias, Conn: n, Kind: KindHeld, Text: holdText(s.Hold)})
 			select {
 			case <-req.Context().Done():
 			case <-r.ctx.Done():
@@ -48,7 +48,7 @@ func (r *Rig) httpHandler(s Server) http.Handler {
 			// Never an answer, not even an empty one as the rig closes.
 			panic(http.ErrAbortHandler)
 		}
-		tw := &tapWriter{w: w, rig: r, alias: s.Alias, conn: n, cut: s.broken().Picks(body)}
+		tw := &tapWriter{w: w, rig: r, alias: s.Alias, conn: n, cut: s.Break.Picks(body)}
 		defer r.record(Event{Server: s.Alias, Conn: n, Kind: KindGone})
 		defer tw.finish()
 		s.HTTP.ServeHTTP(tw, req)

@@ -167,7 +167,7 @@ func TestHTTPCut(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			evs := newEventLog()
-			r, err := Start(context.Background(), []Server{{Alias: "tickets", HTTP: ticketsHandler(t), Cut: "search"}}, Options{Dir: shortDir(t), OnEvent: evs.record})
+			r, err := Start(context.Background(), []Server{{Alias: "tickets", HTTP: ticketsHandler(t), Break: CallOf("search")}}, Options{Dir: shortDir(t), OnEvent: evs.record})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,7 +205,7 @@ func TestHTTPCut(t *testing.T) {
 // records that it held it, and the exchange's end.
 func TestHTTPHang(t *testing.T) {
 	evs := newEventLog()
-	r, err := Start(context.Background(), []Server{{Alias: "tickets", HTTP: ticketsHandler(t), Hang: "search"}}, Options{Dir: shortDir(t), OnEvent: evs.record})
+	r, err := Start(context.Background(), []Server{{Alias: "tickets", HTTP: ticketsHandler(t), Hold: CallOf("search")}}, Options{Dir: shortDir(t), OnEvent: evs.record})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestHTTPHang(t *testing.T) {
 // Close ends a held exchange and returns.
 func TestHTTPCloseEndsHeldCall(t *testing.T) {
 	evs := newEventLog()
-	r, err := Start(context.Background(), []Server{{Alias: "tickets", HTTP: ticketsHandler(t), Hang: "search"}}, Options{Dir: shortDir(t), OnEvent: evs.record})
+	r, err := Start(context.Background(), []Server{{Alias: "tickets", HTTP: ticketsHandler(t), Hold: CallOf("search")}}, Options{Dir: shortDir(t), OnEvent: evs.record})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // Server is one server the rig plays under an alias of the configuration.
@@ -45,10 +47,6 @@ type Server struct {
 	// Break picks the requests whose answer the rig breaks off: the
 	// connection closes after the answer's headers, before any message.
 	Break Hook
-	// Hang and Cut name a tool: its calls are held, or their answers
-	// broken off, as Hold and Break with CallOf(tool) would. They are
-	// read only when Hold or Break is zero.
-	Hang, Cut string
 	// Timeout is the server's timeoutMs in the configuration; 0 leaves
 	// it out.
 	Timeout time.Duration
@@ -101,28 +99,44 @@ func (o *Owner) own(path string, perm os.FileMode) error {
 	return nil
 }
 
-// Kind says what an Event is.
-type Kind string
+// Kind says what an Event is: a kind of the lab's one set (lab/event).
+type Kind = event.Kind
 
-// The kinds of event the rig records.
+// The kinds of event the rig records, by the rig's names. A line a stdio
+// server sent and a message of an HTTP answer are one kind, event.Answer
+// (KindReply and KindAnswer); a transcript names the kinds as Word does.
 const (
-	KindStart  Kind = "start"  // the client started a stdio server
-	KindSend   Kind = "send"   // a line the client sent a stdio server
-	KindReply  Kind = "reply"  // a line a stdio server sent the client
-	KindEOF    Kind = "eof"    // the client closed a stdio server's stdin
-	KindGone   Kind = "gone"   // a stdio server's connection ended, or an HTTP exchange
-	KindPost   Kind = "post"   // an HTTP request: Header and Text (the body)
-	KindAnswer Kind = "answer" // one message of an HTTP answer: a JSON body, or one event's data
-	KindStatus Kind = "status" // the HTTP answer's status and content type
-	KindHeld   Kind = "held"   // the rig holds this request for good
-	KindCut    Kind = "cut"    // the rig broke this answer off
+	KindStart  = event.Start  // the client started a stdio server
+	KindSend   = event.Send   // a line the client sent a stdio server
+	KindReply  = event.Answer // a line a stdio server sent the client
+	KindEOF    = event.Close  // the client closed a stdio server's stdin
+	KindGone   = event.Exit   // a stdio server's connection ended, or an HTTP exchange
+	KindPost   = event.Post   // an HTTP request: Header and Text (the body)
+	KindAnswer = event.Answer // one message of an HTTP answer: a JSON body, or one event's data
+	KindStatus = event.Status // the HTTP answer's status and content type
+	KindHeld   = event.Held   // the rig holds this request for good
+	KindCut    = event.Cut    // the rig broke this answer off
 	// KindRefused is an HTTP request the rig answered itself, with
 	// Status, because its body broke a bound (too long, too slow).
-	KindRefused Kind = "refused"
+	KindRefused = event.Refused
 	// KindNotKept closes the events of a server whose record was full:
 	// Text says how many events and bytes were counted, not kept.
-	KindNotKept Kind = "not-kept"
+	KindNotKept = event.NotKept
 )
+
+// Word is a kind of rig event as a transcript names it: "eof" for the end
+// of a stdio server's stdin (event.Close), "gone" for the end of a
+// connection or an exchange (event.Exit), and the kind itself for the
+// rest, as the rig has always said.
+func Word(k Kind) string {
+	switch k {
+	case KindEOF:
+		return "eof"
+	case KindGone:
+		return "gone"
+	}
+	return string(k)
+}
 
 // Event is one thing the rig saw, timed from the rig's start.
 type Event struct {
@@ -400,7 +414,7 @@ func (t *tally) lost() string {
 // ended.
 func structural(k Kind) bool {
 	switch k {
-	case KindSend, KindReply, KindPost, KindAnswer:
+	case KindSend, KindAnswer, KindPost:
 		return false
 	}
 	return true
@@ -515,8 +529,8 @@ func (r *Rig) serveStdio(s Server, c net.Conn) {
 		lines := &lineTap{w: feed, emit: func(line string) {
 			r.record(Event{Server: s.Alias, Conn: n, Kind: KindSend, Text: line})
 		}, hold: func(line []byte) bool {
-			if hold := s.held(); hold.Picks(line) {
-				r.record(Event{Server: s.Alias, Conn: n, Kind: KindHeld, Text: holdText(hold)})
+			if s.Hold.Picks(line) {
+				r.record(Event{Server: s.Alias, Conn: n, Kind: KindHeld, Text: holdText(s.Hold)})
 				return true
 			}
 			return false

@@ -190,7 +190,7 @@ func TestStdioThroughRelay(t *testing.T) {
 	before := runtime.NumGoroutine()
 	evs := newEventLog()
 	served := make(chan struct{}, 4)
-	r, err := Start(context.Background(), []Server{{Alias: "echo", Stdio: echoServer(served), Hang: "slow"}},
+	r, err := Start(context.Background(), []Server{{Alias: "echo", Stdio: echoServer(served), Hold: CallOf("slow")}},
 		Options{Dir: shortDir(t), Relay: []string{"lab", "relay"}, OnEvent: evs.record})
 	if err != nil {
 		t.Fatal(err)
