@@ -20,8 +20,6 @@ type Check struct {
 	// with Params its parameters (see Judges); "" for a tagged check.
 	Judge  string
 	Params map[string]string
-	// Derived is true for a check with a judge.
-	Derived bool
 }
 
 // ParseChecks reads a check catalogue: a txtar archive with one file per
@@ -61,7 +59,7 @@ func ParseChecks(data []byte) ([]Check, error) {
 			case "fix":
 				c.Fix = val
 			case "derived":
-				c.Derived = val == "yes"
+				return nil, fmt.Errorf("check %s, line %d: \"derived:\" is no longer read: name the judge that works the check out, as \"judge: NAME\" (lessons/README.md lists the judges)", f.Name, i+1)
 			case "judge":
 				if c.Judge != "" {
 					return nil, fmt.Errorf("check %s, line %d: a second \"judge:\" line; a check has one judge", f.Name, i+1)
@@ -70,7 +68,7 @@ func ParseChecks(data []byte) ([]Check, error) {
 				if err != nil {
 					return nil, fmt.Errorf("check %s, line %d: %w", f.Name, i+1, err)
 				}
-				c.Judge, c.Params, c.Derived = name, params, true
+				c.Judge, c.Params = name, params
 			default:
 				return nil, fmt.Errorf("check %s, line %d: unknown key %q (want title, points, rule, fix, judge)", f.Name, i+1, key)
 			}

@@ -60,8 +60,8 @@ func TestJudgeLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Check{
-		{ID: "a", Title: "A", Judge: "pagination", Params: map[string]string{"method": "resources/list"}, Derived: true},
-		{ID: "b", Title: "B", Judge: "ids-exact", Derived: true},
+		{ID: "a", Title: "A", Judge: "pagination", Params: map[string]string{"method": "resources/list"}},
+		{ID: "b", Title: "B", Judge: "ids-exact"},
 		{ID: "c", Title: "C"},
 	}
 	if !reflect.DeepEqual(checks, want) {
@@ -80,6 +80,7 @@ func TestJudgeLines(t *testing.T) {
 		"-- a --\ntitle: A\njudge: pagination method=\n":    `check a, line 2: judge pagination: parameter "method=" is not key=value (a key of lower-case letters, digits and dashes, a value with no spaces)`,
 		"-- a --\ntitle: A\njudge: pagination m=1 m=2\n":    `check a, line 2: judge pagination: parameter m is given twice`,
 		"-- a --\ntitle: A\njudge: ids-exact\njudge: ids\n": `check a, line 3: a second "judge:" line; a check has one judge`,
+		"-- a --\ntitle: A\nderived: yes\n":                 `check a, line 2: "derived:" is no longer read: name the judge that works the check out, as "judge: NAME" (lessons/README.md lists the judges)`,
 	} {
 		_, err := ParseChecks([]byte(text))
 		if err == nil || err.Error() != msg {

@@ -27,18 +27,31 @@ func NewTally() *Tally {
 // skip records that a check could not be judged here, and why.
 func (t *Tally) Skip(why string, checks ...string) {
 	for _, c := range checks {
+		if c == "" {
+			continue // a judge whose lesson has no check for it
+		}
 		t.Skips[c] = append(t.Skips[c], why)
 	}
 }
 
+// Test records that the checks were judged here. A charge to "", the
+// check of a judge the lesson's catalogue does not name, is dropped, as in
+// Fail and Skip.
 func (t *Tally) Test(checks ...string) {
 	for _, c := range checks {
+		if c == "" {
+			continue
+		}
 		t.Tested[c] = true
 	}
 }
 
+// Fail records f as evidence against the checks.
 func (t *Tally) Fail(f Failure, checks ...string) {
 	for _, c := range checks {
+		if c == "" {
+			continue
+		}
 		t.Tested[c] = true
 		t.Failures[c] = append(t.Failures[c], f)
 	}

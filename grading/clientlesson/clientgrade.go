@@ -27,16 +27,8 @@ func gradeClient(ctx context.Context, lesson *Lesson, opts grading.Options, star
 	if err != nil {
 		return nil, err
 	}
-	var families []clientFamily
-	listed := map[string]bool{}
-	for _, c := range lesson.Checks() {
-		listed[c.ID] = true
-	}
-	for _, f := range clientFamilies() {
-		if listed[f.check] {
-			families = append(families, f)
-		}
-	}
+	judged := judgesFor(lesson.Checks())
+	originalName := grading.Served(lesson.Checks(), judgeNameOriginalName)
 	res := &grading.Result{Lesson: lesson.Manifest().Number, Gradable: true}
 	t := grading.NewTally()
 	var runs []*clientRun
@@ -58,9 +50,9 @@ func gradeClient(ctx context.Context, lesson *Lesson, opts grading.Options, star
 			return res.CouldNotStart(lesson.Checks(), "the client could not be started: "+run.startErr.Error(), started), nil
 		}
 		runs = append(runs, run)
-		judgeClientExpected(run, t)
-		for _, f := range families {
-			f.judge(run, t)
+		judgeClientExpected(run, t, originalName)
+		for _, judge := range judged {
+			judge(run, t)
 		}
 	}
 	res.Judge(lesson.Checks(), t)

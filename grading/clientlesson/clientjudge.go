@@ -14,33 +14,60 @@ import (
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
-// The derived checks of a client lesson: judged from every message the
-// client sent the servers the lab played, in every scenario.
+// The client kind's judges, by the names a catalogue's "judge:" lines give
+// them (lessons/README.md lists them). Each reads every message the client
+// sent the servers the lab played, in every scenario, and charges the
+// check of the catalogue that names it.
 const (
-	checkMetaInParams    = "meta-in-params"
-	checkClientIDs       = "ids"
-	checkPagination      = "pagination"
-	checkHTTPHeaders     = "http-headers"
-	checkOriginalName    = "original-name"
-	checkTimeoutTeardown = "timeout-teardown"
+	judgeNameMeta         = "meta-in-params"
+	judgeNameRequestIDs   = "request-ids"
+	judgeNamePagination   = "pagination"
+	judgeNameHeaders      = "http-headers"
+	judgeNameOriginalName = "original-name"
+	judgeNameTeardown     = "teardown"
 )
 
-// clientFamilies are the judges of a client lesson's derived checks.
+// clientFamilies are the client kind's judges, in the order they judge.
 func clientFamilies() []clientFamily {
 	return []clientFamily{
-		{check: checkMetaInParams, judge: judgeMeta},
-		{check: checkClientIDs, judge: judgeClientIDs},
-		{check: checkPagination, judge: judgePagination},
-		{check: checkHTTPHeaders, judge: judgeHeaders},
-		{check: checkOriginalName, judge: judgeOriginalName},
-		{check: checkTimeoutTeardown, judge: judgeTeardown},
+		{name: judgeNameMeta, work: judgeMeta, judge: grading.Judge{What: "every request's params._meta, and no _meta beside params"}},
+		{name: judgeNameRequestIDs, work: judgeClientIDs, judge: grading.Judge{What: "request ids: strings or whole numbers, none reused while open"}},
+		{name: judgeNamePagination, work: judgePagination, judge: grading.Judge{Params: []string{"method"}, Many: true,
+			What: "each nextCursor of a method's answer comes back, exactly, in the next request of that method"}},
+		{name: judgeNameHeaders, work: judgeHeaders, judge: grading.Judge{What: "each POST's MCP-Protocol-Version, Mcp-Method and Mcp-Name against its body"}},
+		{name: judgeNameOriginalName, work: judgeOriginalName, judge: grading.Judge{What: "each tools/call names a tool its server listed"}},
+		{name: judgeNameTeardown, work: judgeTeardown, judge: grading.Judge{What: "at the end of stdin: exit 0, and no stdio server left running"}},
 	}
 }
 
-// clientFamily is one derived check of a client lesson and its judge.
+// clientFamily is one judge of a client lesson: its name, what a catalogue
+// may ask of it, and its work, which charges the check c it serves.
 type clientFamily struct {
-	check string
-	judge func(*clientRun, *grading.Tally)
+	name  string
+	judge grading.Judge
+	work  func(run *clientRun, t *grading.Tally, c grading.Check)
+}
+
+// clientJudges is the client kind's registry of judges.
+func clientJudges() *grading.Judges {
+	var r grading.Judges
+	for _, f := range clientFamilies() {
+		r.Handle(f.name, f.judge)
+	}
+	return &r
+}
+
+// judgesFor returns the work of each judge a lesson's catalogue names,
+// once per check that names it, in the order the judges judge.
+func judgesFor(checks []grading.Check) []func(*clientRun, *grading.Tally) {
+	var out []func(*clientRun, *grading.Tally)
+	for _, f := range clientFamilies() {
+		for _, c := range grading.JudgedBy(checks, f.name) {
+			work := f.work
+			out = append(out, func(run *clientRun, t *grading.Tally) { work(run, t, c) })
+		}
+	}
+	return out
 }
 
 // sentMessage is one message the client sent a server.
@@ -190,7 +217,10 @@ func (r *clientRun) reached(n int, server, tool string) (*sentMessage, string) {
 // judgeClientExpected judges the scenario's expect lines, each group of a
 // command and a check on its own: when a precondition of the group does
 // not hold, the group is skipped with the reason.
-func judgeClientExpected(run *clientRun, t *grading.Tally) {
+//
+// originalName is the check the original-name judge serves ("" for none),
+// which a skip for a call of an unknown name points to.
+func judgeClientExpected(run *clientRun, t *grading.Tally, originalName string) {
 	type key struct {
 		cmd   int
 		check string
@@ -212,7 +242,7 @@ func judgeClientExpected(run *clientRun, t *grading.Tally) {
 			if !e.Precondition() {
 				continue
 			}
-			if why := run.unmet(e); why != "" {
+			if why := run.unmet(e, originalName); why != "" {
 				skipped = why
 				break
 			}
@@ -237,7 +267,8 @@ func judgeClientExpected(run *clientRun, t *grading.Tally) {
 }
 
 // unmet says why a precondition does not hold, or "" when it does.
-func (r *clientRun) unmet(e clientscenario.Expectation) string {
+// originalName is the check that judges the names of calls, if any.
+func (r *clientRun) unmet(e clientscenario.Expectation, originalName string) string {
 	switch e.Kind {
 	case "needs":
 		if _, why := r.reached(e.Command, e.Alias, e.Tool); why != "" {
@@ -255,7 +286,11 @@ func (r *clientRun) unmet(e clientscenario.Expectation) string {
 			}
 		}
 		name, _ := calls[0].toolName()
-		return fmt.Sprintf("while command %d ran, the client called the tool %q on the %s server, a name that server does not know (see original-name)", e.Command, name, calls[0].server)
+		see := ""
+		if originalName != "" {
+			see = " (see " + originalName + ")"
+		}
+		return fmt.Sprintf("while command %d ran, the client called the tool %q on the %s server, a name that server does not know%s", e.Command, name, calls[0].server, see)
 	case "needs-answer":
 		a := r.answers[e.Command-1]
 		if a == nil {
@@ -341,19 +376,19 @@ func (r *clientRun) judgeNotified(e clientscenario.Expectation) *grading.Failure
 
 // judgeMeta: every request carries _meta inside params, with the protocol
 // version and the client's capabilities, and none beside params.
-func judgeMeta(run *clientRun, t *grading.Tally) {
+func judgeMeta(run *clientRun, t *grading.Tally, c grading.Check) {
 	for _, m := range run.sentMessages() {
 		if !m.isRequest() {
 			continue
 		}
-		t.Test(checkMetaInParams)
+		t.Test(c.ID)
 		if _, ok := m.msg["_meta"]; ok {
-			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s has _meta beside params, at the top of the message", m.describe()), Expected: "_meta inside params", Actual: grading.Clip(m.raw, 300)}, checkMetaInParams)
+			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s has _meta beside params, at the top of the message", m.describe()), Expected: "_meta inside params", Actual: grading.Clip(m.raw, 300)}, c.ID)
 			continue
 		}
 		var meta map[string]json.RawMessage
 		if json.Unmarshal(m.param("_meta"), &meta) != nil || meta == nil {
-			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s has no params._meta", m.describe()), Expected: `params._meta with "io.modelcontextprotocol/protocolVersion": "2026-07-28" and "io.modelcontextprotocol/clientCapabilities"`, Actual: grading.Clip(m.raw, 300)}, checkMetaInParams)
+			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s has no params._meta", m.describe()), Expected: `params._meta with "io.modelcontextprotocol/protocolVersion": "2026-07-28" and "io.modelcontextprotocol/clientCapabilities"`, Actual: grading.Clip(m.raw, 300)}, c.ID)
 			continue
 		}
 		var version string
@@ -362,9 +397,9 @@ func judgeMeta(run *clientRun, t *grading.Tally) {
 		capsErr := json.Unmarshal(meta["io.modelcontextprotocol/clientCapabilities"], &caps)
 		switch {
 		case version != "2026-07-28":
-			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s gives protocolVersion %s", m.describe(), clientscenario.NonEmpty(string(meta["io.modelcontextprotocol/protocolVersion"]), "not at all")), Expected: `"io.modelcontextprotocol/protocolVersion": "2026-07-28" in params._meta`, Actual: grading.Clip(m.raw, 300)}, checkMetaInParams)
+			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s gives protocolVersion %s", m.describe(), clientscenario.NonEmpty(string(meta["io.modelcontextprotocol/protocolVersion"]), "not at all")), Expected: `"io.modelcontextprotocol/protocolVersion": "2026-07-28" in params._meta`, Actual: grading.Clip(m.raw, 300)}, c.ID)
 		case capsErr != nil || caps == nil:
-			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s has no clientCapabilities object in params._meta", m.describe()), Expected: `"io.modelcontextprotocol/clientCapabilities": {...} in params._meta`, Actual: grading.Clip(m.raw, 300)}, checkMetaInParams)
+			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s has no clientCapabilities object in params._meta", m.describe()), Expected: `"io.modelcontextprotocol/clientCapabilities": {...} in params._meta`, Actual: grading.Clip(m.raw, 300)}, c.ID)
 		}
 	}
 }
@@ -373,7 +408,7 @@ func judgeMeta(run *clientRun, t *grading.Tally) {
 // is used again while a request with it is still open: on a stdio
 // connection until its response (or a notifications/cancelled for it), on
 // an HTTP server until its exchange is over.
-func judgeClientIDs(run *clientRun, t *grading.Tally) {
+func judgeClientIDs(run *clientRun, t *grading.Tally, c grading.Check) {
 	type key struct {
 		server string
 		conn   int // 0 for every exchange of an HTTP server
@@ -421,9 +456,9 @@ func judgeClientIDs(run *clientRun, t *grading.Tally) {
 			if !m.isRequest() {
 				continue
 			}
-			t.Test(checkClientIDs)
+			t.Test(c.ID)
 			if grading.IDType(m.id) != "a string" && !wholeNumber(m.id) {
-				t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s has id %s", m.describe(), m.id), Expected: "an id that is a string or a whole number", Actual: grading.Clip(m.raw, 300)}, checkClientIDs)
+				t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s has id %s", m.describe(), m.id), Expected: "an id that is a string or a whole number", Actual: grading.Clip(m.raw, 300)}, c.ID)
 				continue
 			}
 			id := string(grading.CompactJSON(m.id))
@@ -431,7 +466,7 @@ func judgeClientIDs(run *clientRun, t *grading.Tally) {
 				open[k] = map[string]bool{}
 			}
 			if open[k][id] {
-				t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s reuses id %s while the request with that id is still waiting for its answer", m.describe(), id), Expected: "a new id for each request, such as the next number", Actual: grading.Clip(m.raw, 300)}, checkClientIDs)
+				t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s reuses id %s while the request with that id is still waiting for its answer", m.describe(), id), Expected: "a new id for each request, such as the next number", Actual: grading.Clip(m.raw, 300)}, c.ID)
 			}
 			open[k][id] = true
 		}
@@ -447,35 +482,38 @@ func wholeNumber(id json.RawMessage) bool {
 	return json.Unmarshal(id, &n) == nil
 }
 
-// judgePagination: each nextCursor a server gives comes back, exactly, in
-// the client's next tools/list to that server.
-func judgePagination(run *clientRun, t *grading.Tally) {
+// judgePagination: each nextCursor a server gives in its answer to the
+// check's method (its parameter: tools/list, resources/list, ...) comes
+// back, exactly, in the client's next request of that method to that
+// server.
+func judgePagination(run *clientRun, t *grading.Tally, c grading.Check) {
+	method := c.Params["method"]
 	for _, alias := range run.aliasOrder() {
 		var pending string // a cursor not yet asked for
 		var pendingFrom *sentMessage
 		given := map[string]bool{}
 		for _, m := range run.sentMessages() {
-			if m.server != alias || m.method != "tools/list" || !m.isRequest() {
+			if m.server != alias || m.method != method || !m.isRequest() {
 				continue
 			}
 			var cursor *string
 			if raw := m.param("cursor"); raw != nil {
-				var c string
-				if json.Unmarshal(raw, &c) == nil {
-					cursor = &c
+				var given string
+				if json.Unmarshal(raw, &given) == nil {
+					cursor = &given
 				}
 			}
 			if pending != "" || pendingFrom != nil {
-				t.Test(checkPagination)
+				t.Test(c.ID)
 				switch {
 				case cursor == nil:
-					t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("%s answered tools/list with nextCursor %q, and the client's next tools/list to it started over without a cursor", alias, pending), Expected: fmt.Sprintf(`a tools/list with params.cursor %q`, pending), Actual: grading.Clip(m.raw, 300)}, checkPagination)
+					t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("%s answered %s with nextCursor %q, and the client's next %s to it started over without a cursor", alias, method, pending, method), Expected: fmt.Sprintf(`a %s with params.cursor %q`, method, pending), Actual: grading.Clip(m.raw, 300)}, c.ID)
 				case *cursor != pending:
-					t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("%s answered tools/list with nextCursor %q, and the client sent back cursor %q", alias, pending, *cursor), Expected: "the cursor exactly as the server gave it", Actual: grading.Clip(m.raw, 300)}, checkPagination)
+					t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("%s answered %s with nextCursor %q, and the client sent back cursor %q", alias, method, pending, *cursor), Expected: "the cursor exactly as the server gave it", Actual: grading.Clip(m.raw, 300)}, c.ID)
 				}
 			} else if cursor != nil && !given[*cursor] {
-				t.Test(checkPagination)
-				t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the client sent %s a tools/list with cursor %q, which no answer of that server gave", alias, *cursor), Expected: "a cursor only from a nextCursor, passed back untouched", Actual: grading.Clip(m.raw, 300)}, checkPagination)
+				t.Test(c.ID)
+				t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the client sent %s a %s with cursor %q, which no answer of that server gave", alias, method, *cursor), Expected: "a cursor only from a nextCursor, passed back untouched", Actual: grading.Clip(m.raw, 300)}, c.ID)
 			}
 			pending, pendingFrom = "", nil
 			if resp := run.responseTo(m); resp != nil {
@@ -490,8 +528,8 @@ func judgePagination(run *clientRun, t *grading.Tally) {
 			}
 		}
 		if pendingFrom != nil {
-			t.Test(checkPagination)
-			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("%s answered tools/list with nextCursor %q, and the client never asked for that page: it stopped after a page that said more were coming", alias, pending), Expected: "tools/list again with that cursor, until an answer has no nextCursor"}, checkPagination)
+			t.Test(c.ID)
+			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("%s answered %s with nextCursor %q, and the client never asked for that page: it stopped after a page that said more were coming", alias, method, pending), Expected: method + " again with that cursor, until an answer has no nextCursor"}, c.ID)
 		}
 	}
 }
@@ -506,7 +544,7 @@ func (r *clientRun) aliasOrder() []string {
 
 // judgeHeaders: every POST repeats the protocol version, the method and
 // (for a call) the tool's name in its headers, as the server checks them.
-func judgeHeaders(run *clientRun, t *grading.Tally) {
+func judgeHeaders(run *clientRun, t *grading.Tally, c grading.Check) {
 	for _, m := range run.sentMessages() {
 		if !m.http || !m.isRequest() {
 			continue
@@ -515,10 +553,10 @@ func judgeHeaders(run *clientRun, t *grading.Tally) {
 		if problem != nil {
 			continue
 		}
-		t.Test(checkHTTPHeaders)
+		t.Test(c.ID)
 		if e := mcphttp.CheckHeaders(m.ev.Header, msg); e != nil {
 			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the POST of %s was refused with %d: %s (headers: %s)", m.describe(), e.Code, e.Message, headerSummary(m.ev.Header)),
-				Expected: "MCP-Protocol-Version, Mcp-Method and, on tools/call, Mcp-Name, each equal to the body (a name that is not plain ASCII as =?base64?...?=)", Actual: grading.Clip(m.raw, 300)}, checkHTTPHeaders)
+				Expected: "MCP-Protocol-Version, Mcp-Method and, on tools/call, Mcp-Name, each equal to the body (a name that is not plain ASCII as =?base64?...?=)", Actual: grading.Clip(m.raw, 300)}, c.ID)
 		}
 	}
 }
@@ -564,14 +602,14 @@ func (r *clientRun) listedTools() map[string]map[string]bool {
 }
 
 // judgeOriginalName: a tools/call names the tool as its server listed it.
-func judgeOriginalName(run *clientRun, t *grading.Tally) {
+func judgeOriginalName(run *clientRun, t *grading.Tally, c grading.Check) {
 	listed := run.listedTools()
 	for _, m := range run.sentMessages() {
 		if m.method != "tools/call" || listed[m.server] == nil {
 			continue
 		}
 		name, ok := m.toolName()
-		t.Test(checkOriginalName)
+		t.Test(c.ID)
 		if !ok || !listed[m.server][name] {
 			names := run.offeredTools(m.server)
 			if names == nil {
@@ -580,31 +618,31 @@ func judgeOriginalName(run *clientRun, t *grading.Tally) {
 				}
 				sort.Strings(names)
 			}
-			t.Fail(grading.Failure{Scenario: run.sc.Name, Where: "call", What: fmt.Sprintf("the client called the tool %q on the %s server, which has no tool of that name (its tools, every page: %s)", name, m.server, strings.Join(names, ", ")), Expected: "the tool's own name, looked up in the client's table from the namespaced one", Actual: grading.Clip(m.raw, 300)}, checkOriginalName)
+			t.Fail(grading.Failure{Scenario: run.sc.Name, Where: "call", What: fmt.Sprintf("the client called the tool %q on the %s server, which has no tool of that name (its tools, every page: %s)", name, m.server, strings.Join(names, ", ")), Expected: "the tool's own name, looked up in the client's table from the namespaced one", Actual: grading.Clip(m.raw, 300)}, c.ID)
 		}
 	}
 }
 
 // judgeTeardown: when stdin ends, the client ends every stdio server it
 // started, then exits with status 0.
-func judgeTeardown(run *clientRun, t *grading.Tally) {
+func judgeTeardown(run *clientRun, t *grading.Tally, c grading.Check) {
 	if run.watcher != "" {
 		// Whenever it happened, the bridge's end hides the teardown.
-		t.Fail(grading.Failure{Scenario: run.sc.Name, What: run.watcher, Expected: watcherExpected}, checkTimeoutTeardown)
+		t.Fail(grading.Failure{Scenario: run.sc.Name, What: run.watcher, Expected: watcherExpected}, c.ID)
 		return
 	}
 	if run.closedAt < 0 {
 		return // it ended before the commands did: the answers' checks say so
 	}
-	t.Test(checkTimeoutTeardown)
+	t.Test(c.ID)
 	switch {
 	case run.killed != "":
-		t.Fail(grading.Failure{Scenario: run.sc.Name, What: run.killed, Expected: "an exit with status 0 soon after stdin ends"}, checkTimeoutTeardown)
+		t.Fail(grading.Failure{Scenario: run.sc.Name, What: run.killed, Expected: "an exit with status 0 soon after stdin ends"}, c.ID)
 	case !run.exit.OK():
-		t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("after its stdin closed, the client %s", run.exit), Expected: "an exit with status 0"}, checkTimeoutTeardown)
+		t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("after its stdin closed, the client %s", run.exit), Expected: "an exit with status 0"}, c.ID)
 	case run.leftRunning != "":
-		t.Fail(grading.Failure{Scenario: run.sc.Name, What: "after the client exited, " + strings.TrimSuffix(run.leftRunning, "."), Expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits"}, checkTimeoutTeardown)
+		t.Fail(grading.Failure{Scenario: run.sc.Name, What: "after the client exited, " + strings.TrimSuffix(run.leftRunning, "."), Expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits"}, c.ID)
 	case len(run.leftOpen) > 0:
-		t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("after the client exited, %s it started %s still running: %s", grading.Pick(len(run.leftOpen), "the stdio server", "the stdio servers"), grading.Pick(len(run.leftOpen), "was", "were"), strings.Join(run.leftOpen, ", ")), Expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits"}, checkTimeoutTeardown)
+		t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("after the client exited, %s it started %s still running: %s", grading.Pick(len(run.leftOpen), "the stdio server", "the stdio servers"), grading.Pick(len(run.leftOpen), "was", "were"), strings.Join(run.leftOpen, ", ")), Expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits"}, c.ID)
 	}
 }

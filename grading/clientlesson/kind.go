@@ -80,12 +80,12 @@ func (l *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading.Resu
 // inside root, and checks each against the catalogue.
 func load(m *lessons.Manifest, root fs.FS, base string, checks []grading.Check) (*Lesson, error) {
 	number := m.Number
+	if err := clientJudges().Check(checks); err != nil {
+		return nil, fmt.Errorf("lesson %d: %s: %w", number, m.Checks, err)
+	}
 	known := map[string]bool{}
 	for _, c := range checks {
 		known[c.ID] = true
-		if c.Derived && c.Judge == "" && !knownDerived(c.ID) {
-			return nil, fmt.Errorf("lesson %d: %s: check %s is marked derived, but the grader knows no derived check of that id", number, m.Checks, c.ID)
-		}
 	}
 	files, err := m.GradingScenarios(root, base)
 	if err != nil {
@@ -112,15 +112,4 @@ func load(m *lessons.Manifest, root fs.FS, base string, checks []grading.Check) 
 		return nil, fmt.Errorf("lesson %d has no grading scenarios", number)
 	}
 	return l, nil
-}
-
-// knownDerived reports whether a family of the client grader judges the
-// check.
-func knownDerived(id string) bool {
-	for _, f := range clientFamilies() {
-		if f.check == id {
-			return true
-		}
-	}
-	return false
 }

@@ -27,12 +27,14 @@ func judgeOne(t *testing.T, text string, out ...string) ([]string, map[string]st
 		msg, problem := wire.ParseResponse([]byte(line))
 		run.Answers = append(run.Answers, client.Answer{Line: line, Msg: msg, Problem: problem})
 	}
-	ev, err := newEvidence(run, sc, true)
+	checks := []grading.Check{{ID: "framing.split-message", Judge: judgeNameSplitMessage}, {ID: "framing.many-per-chunk", Judge: judgeNameManyPerChunk},
+		{ID: "ids.exact", Judge: judgeNameIDsExact}, {ID: "answers.once", Judge: judgeNameAnswersOnce},
+		{ID: "notifications.silent", Judge: judgeNameSilent}, {ID: "stdout.messages-only", Judge: judgeNameMessagesOnly}}
+	ev, err := newEvidence(run, sc, servedBy(checks))
 	if err != nil {
 		t.Fatal(err)
 	}
-	perScenario, _ := judges([]grading.Check{{ID: checkSplitMessage}, {ID: checkManyPerChunk}, {ID: checkIDsExact},
-		{ID: checkAnswersOnce}, {ID: checkSilent}, {ID: checkMessagesOnly}})
+	perScenario, _ := judges(checks)
 	tl := grading.NewTally()
 	for _, j := range perScenario {
 		j(ev, tl)

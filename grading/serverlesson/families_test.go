@@ -2,6 +2,7 @@ package serverlesson
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -60,18 +61,65 @@ func TestNoIDAnswers(t *testing.T) {
 // TestFamiliesFollowTheCatalogue checks that a lesson gets the judges of
 // the families its catalogue uses, and every lesson the tagged-answer ones.
 func TestFamiliesFollowTheCatalogue(t *testing.T) {
-	all, _ := judges([]grading.Check{{ID: checkSplitMessage}, {ID: checkIDsExact}, {ID: checkStderrLogs}, {ID: "tools.list"}})
+	all, allGrade := judges([]grading.Check{{ID: "framing.split-message", Judge: judgeNameSplitMessage}, {ID: "ids.exact", Judge: judgeNameIDsExact},
+		{ID: "stderr.logs", Judge: judgeNameStderrLogs}, {ID: "tools.list"}})
 	few, grade := judges([]grading.Check{{ID: "tools.list"}})
-	if len(all) != 5 || len(few) != 3 || len(grade) != 0 {
-		t.Errorf("%d judges for framing, ids and tagged checks, %d for tagged checks alone (and %d for the whole run)", len(all), len(few), len(grade))
+	if len(all) != 5 || len(allGrade) != 1 || len(few) != 3 || len(grade) != 0 {
+		t.Errorf("%d judges (and %d for the whole run) for framing, ids, stderr and tagged checks, %d for tagged checks alone (and %d for the whole run)", len(all), len(allGrade), len(few), len(grade))
 	}
-	for _, id := range []string{checkSplitMessage, checkManyPerChunk, checkIDsExact, checkAnswersOnce, checkSilent, checkMessagesOnly, checkStderrLogs, checkExitOnEOF} {
-		if !knownDerived(id) {
-			t.Errorf("%s has no family", id)
+	registry := serverJudges()
+	var names []string
+	for _, f := range families() {
+		for _, j := range f.judges {
+			names = append(names, j)
+			if _, ok := registry.Lookup(j); !ok {
+				t.Errorf("the family of %s works for a judge the registry does not have", j)
+			}
 		}
 	}
-	if knownDerived("tools.list") {
-		t.Error("tools.list is judged from tagged answers, not by a family")
+	if got := registry.Names(); !slices.Equal(got, names) {
+		t.Errorf("the registry has %q, the families work for %q", got, names)
+	}
+}
+
+// TestServedChecksNameTheirFaults checks that a judge charges the check of
+// the catalogue that names it, whatever its id, and that a lesson whose
+// catalogue names no check for a judge has none: its faults are dropped.
+func TestServedChecksNameTheirFaults(t *testing.T) {
+	const text = "-- steps --\nat 0ms send n\n-- n --\n{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n-- expect --\nping.ok {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"
+	sc, err := scenario.Parse("x", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := []string{`{"jsonrpc":"2.0","id":1,"result":{}}`, `{"jsonrpc":"2.0","id":null,"result":{}}`}
+	failed := func(checks []grading.Check) []string {
+		run := &client.Run{Scenario: sc, Ready: true, Closed: true, ExitedAfterClose: true}
+		for _, line := range out {
+			msg, problem := wire.ParseResponse([]byte(line))
+			run.Answers = append(run.Answers, client.Answer{Line: line, Msg: msg, Problem: problem})
+		}
+		ev, err := newEvidence(run, sc, servedBy(checks))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl := grading.NewTally()
+		perScenario, _ := judges(checks)
+		for _, j := range perScenario {
+			j(ev, tl)
+		}
+		var ids []string
+		for id := range tl.Failures {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	renamed := []grading.Check{{ID: "ping.ok"}, {ID: "quiet", Judge: judgeNameSilent}, {ID: "once", Judge: judgeNameAnswersOnce}}
+	if got := failed(renamed); !slices.Equal(got, []string{"quiet"}) {
+		t.Errorf("an answer to the notification failed %q, want the check notifications-silent serves, quiet", got)
+	}
+	if got := failed(renamed[:1]); len(got) != 0 {
+		t.Errorf("a lesson without the notification's judge failed %q", got)
 	}
 }
 

@@ -84,9 +84,11 @@ func ProbeReadiness(ctx context.Context, m *lessons.Manifest, starter proc.Start
 // inside root, and checks each against the catalogue.
 func load(m *lessons.Manifest, root fs.FS, base string, checks []grading.Check) (*Lesson, error) {
 	number := m.Number
-	if err := checkDerived(m, checks); err != nil {
-		return nil, err
+	judged := serverJudges()
+	if err := judged.Check(checks); err != nil {
+		return nil, fmt.Errorf("lesson %d: %s: %w", number, m.Checks, err)
 	}
+	ids := servedBy(checks)
 	files, err := m.GradingScenarios(root, base)
 	if err != nil {
 		return nil, err
@@ -95,7 +97,7 @@ func load(m *lessons.Manifest, root fs.FS, base string, checks []grading.Check) 
 	derived := map[string]bool{}
 	for _, c := range checks {
 		known[c.ID] = true
-		derived[c.ID] = !taggable(c)
+		derived[c.ID] = !judged.Taggable(c)
 	}
 	tagErr := func(sc *scenario.Scenario, line int, c string) error {
 		if !known[c] {
@@ -134,7 +136,7 @@ func load(m *lessons.Manifest, root fs.FS, base string, checks []grading.Check) 
 		if err != nil {
 			return nil, fmt.Errorf("lesson %d: %w", number, err)
 		}
-		if err := isolated(sc, lines); err != nil {
+		if err := isolated(sc, lines, ids); err != nil {
 			return nil, fmt.Errorf("lesson %d: %s: %w", number, f, err)
 		}
 		if err := validateAnswerTests(sc, tagErr); err != nil {
@@ -169,10 +171,7 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 	}
 
 	perScenario, perGrade := judges(lesson.Checks())
-	framed := false
-	for _, c := range lesson.Checks() {
-		framed = framed || c.ID == checkSplitMessage || c.ID == checkManyPerChunk
-	}
+	ids := servedBy(lesson.Checks())
 	res := &grading.Result{Lesson: lesson.Manifest().Number, Gradable: true, Seed: seed}
 	t := grading.NewTally()
 	var runs []*evidence
@@ -225,7 +224,7 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 		if why := notStarted(run, ScenarioReadiness(lesson.Manifest())); why != "" {
 			return couldNotStartWith(res, lesson.Checks(), why, run, started), nil
 		}
-		ev, err := newEvidence(run, sc, framed)
+		ev, err := newEvidence(run, sc, ids)
 		if err != nil {
 			return nil, fmt.Errorf("lesson %d: %w", lesson.Manifest().Number, err)
 		}
@@ -239,27 +238,29 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 	}
 
 	res.Judge(lesson.Checks(), t)
-	res.Outcome = classify(runs, res)
+	res.Outcome = classify(runs, res, ids)
 	res.DurationMS = time.Since(started).Milliseconds()
 	grading.BoundResult(res)
 	return res, nil
 }
 
-func judgeStderr(runs []*evidence, t *grading.Tally) {
-	t.Test(checkStderrLogs)
+// judgeStderr judges that the server wrote something to stderr in some
+// scenario.
+func judgeStderr(ids served, runs []*evidence, t *grading.Tally) {
+	t.Test(ids.stderrLogs)
 	for _, r := range runs {
 		if r.run.StderrLines > 0 {
 			return
 		}
 	}
 	t.Fail(grading.Failure{What: "the server wrote nothing at all to stderr in any scenario",
-		Expected: "log lines on stderr, such as \"log: ready\" at the start"}, checkStderrLogs)
+		Expected: "log lines on stderr, such as \"log: ready\" at the start"}, ids.stderrLogs)
 }
 
 // classify names, in plain words, how the runs went as a whole. The first
 // cause that applies wins: memory, output cap, early exit, timeout, stray
 // output, wrong answers.
-func classify(evs []*evidence, res *grading.Result) grading.Outcome {
+func classify(evs []*evidence, res *grading.Result, ids served) grading.Outcome {
 	for _, ev := range evs {
 		r := ev.run
 		if r.Exit.Reason != "" && strings.Contains(r.Exit.Reason, "memory") {
@@ -300,7 +301,7 @@ func classify(evs []*evidence, res *grading.Result) grading.Outcome {
 		return grading.Outcome{Kind: grading.OutcomeGraded, Detail: "Every check passed."}
 	}
 	for _, id := range failed {
-		if id == checkMessagesOnly {
+		if id == ids.messagesOnly {
 			return grading.Outcome{Kind: grading.OutcomeProtocolViolation, Detail: "The server wrote something to stdout that is not a JSON-RPC message."}
 		}
 	}

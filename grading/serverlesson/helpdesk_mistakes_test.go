@@ -170,7 +170,7 @@ func gradeLesson2(t *testing.T, starter proc.Starter) (*grading.Result, error) {
 // reason, rather than judged as a fail at grade time.
 func TestHelpdeskAnswerLinesRefused(t *testing.T) {
 	t.Parallel()
-	const checks = "-- methods.ping --\ntitle: ping answers\npoints: 1\n-- stdout.messages-only --\ntitle: only messages\npoints: 1\nderived: yes\n"
+	const checks = "-- methods.ping --\ntitle: ping answers\npoints: 1\n-- stdout.messages-only --\ntitle: only messages\npoints: 1\njudge: messages-only\n"
 	const head = "-- steps --\nat 0ms send p\n-- p --\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n-- expect --\n"
 	cases := map[string]string{
 		"methods.ping answer 1 result.x equals 3":        `line 6: "methods.ping answer 1 result.x equals 3": unknown test "equals"`,

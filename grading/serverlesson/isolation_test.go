@@ -21,7 +21,8 @@ import (
 // without being awaited, and names the file, the lines and the check.
 func TestLoaderRefusesHiddenEvidence(t *testing.T) {
 	const manifest = "number: 1\ntitle: T\nserver: reader\nready: none\nchecks: cases/list.txtar\ngrading: cases/*.txtar\n"
-	const checks = "-- methods.ping --\ntitle: ping answers\npoints: 1\n-- errors.parse --\ntitle: parse\npoints: 1\n"
+	const tagged = "-- methods.ping --\ntitle: ping answers\npoints: 1\n-- errors.parse --\ntitle: parse\npoints: 1\n"
+	const checks = tagged + "-- answers.once --\ntitle: once\npoints: 1\njudge: answers-once\n-- ids.exact --\ntitle: ids\npoints: 1\njudge: ids-exact\n"
 	const ping = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
 	const expect = "-- expect --\nerrors.parse {\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700}}\nmethods.ping {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"
 	tests := []struct {
@@ -64,6 +65,12 @@ func TestLoaderRefusesHiddenEvidence(t *testing.T) {
 				t.Errorf("%s: the error\n%v\ndoes not say\n%s", tt.name, err, part)
 			}
 		}
+	}
+	// A lesson without those judges has no such checks to name.
+	_, err := Load(1, fstest.MapFS{"lesson.txt": {Data: []byte(manifest)}, "cases/list.txtar": {Data: []byte(tagged)},
+		"cases/one.txtar": {Data: []byte(tests[1].scenario)}})
+	if want := "so a server that stops there also loses the evidence for the checks judged from the traffic: send"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("without the judges of the traffic: the error\n%v\ndoes not say\n%s", err, want)
 	}
 }
 

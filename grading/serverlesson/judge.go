@@ -24,10 +24,12 @@ type evidence struct {
 	answers []*answer
 	extra   []*answer // responses no line asks for
 	note    string    // what cut the run short, if anything
-	// lost are the lines whose missing answer a framing check is charged
-	// with, and fragments the extra answers their pieces got (a server
-	// that read a piece of a line as a line): one fault, one check, so no
-	// other check is charged with either.
+	// ids are the checks of the lesson's catalogue the judges serve.
+	ids served
+	// lost are the lines whose missing answer a framing judge is charged
+	// with (by the judge's name), and fragments the extra answers their
+	// pieces got (a server that read a piece of a line as a line): one
+	// fault, one check, so no other check is charged with either.
 	lost      map[*sentLine]string
 	fragments map[*answer]bool
 	// misread ties a bad line whose id can be copied, left without an
@@ -39,18 +41,19 @@ type evidence struct {
 	misreadAnswers map[*answer]bool
 }
 
-// newEvidence reads one run. framed says whether the lesson judges framing:
-// only then are lines lost to framing charged to a framing check alone.
-func newEvidence(run *client.Run, sc *scenario.Scenario, framed bool) (*evidence, error) {
+// newEvidence reads one run, for a lesson whose judges serve the checks
+// ids. When the lesson judges framing, lines lost to framing are charged to
+// a framing check alone.
+func newEvidence(run *client.Run, sc *scenario.Scenario, ids served) (*evidence, error) {
 	lines, err := readLines(sc)
 	if err != nil {
 		return nil, err
 	}
-	ev := &evidence{sc: sc, run: run, lines: lines, answers: readAnswers(run.Answers), note: runContext(run),
+	ev := &evidence{sc: sc, run: run, ids: ids, lines: lines, answers: readAnswers(run.Answers), note: runContext(run),
 		lost: map[*sentLine]string{}, fragments: map[*answer]bool{},
 		misread: map[*sentLine]*answer{}, misreadAnswers: map[*answer]bool{}}
 	ev.extra = tieAnswers(lines, ev.answers)
-	if framed {
+	if ids.framed() {
 		ev.chargeFraming()
 	}
 	ev.tieMisread()
@@ -62,7 +65,7 @@ func newEvidence(run *client.Run, sc *scenario.Scenario, framed bool) (*evidence
 // deserves -32600 with id 8, and a server that cannot read its id answers
 // it with a parse or invalid-request error and id null (or no id). Such an
 // error is the server's answer to that line, so the line's own check is
-// charged with it, once, and answers.once (an answer no line asks for) is
+// charged with it, once, and answers-once (an answer no line asks for) is
 // not. The errors are given to those lines in the order both came; a line
 // a framing check is charged with is left to it, and so are the pieces its
 // errors answered.
@@ -88,7 +91,7 @@ func (ev *evidence) tieMisread() {
 // answeredAround reports whether the server answered a line just before l
 // that ends in the write l ends in, and a line just after l that begins in
 // that write: it found the newline on each side of l, so it framed l right,
-// and if l got no answer, that is not for framing.many-per-chunk to say.
+// and if l got no answer, that is not for many-per-chunk to say.
 // (A line between two it answered is the only such case that can be told
 // apart: a server that drops what follows the first line of a write, or
 // precedes its last, answers no line on one side of the lines it loses.)
@@ -109,11 +112,11 @@ func (ev *evidence) answeredAround(l *sentLine) bool {
 
 // chargeFraming finds the lines a framing check is charged with: each line
 // that deserves an answer, got none, and was cut across writes
-// (framing.split-message) or, if not, ended in a write that holds the end of
-// another line (framing.many-per-chunk), unless the server answered the
+// (split-message) or, if not, ended in a write that holds the end of
+// another line (many-per-chunk), unless the server answered the
 // lines on both sides of it in that write (it found both its newlines, so
 // it lost the line for another reason, which the line's own check or
-// answers.once is charged with). Each is charged to one check only,
+// answers-once is charged with). Each is charged to one check only,
 // and the extra answers that came (at most one per piece of such a line:
 // bad-line errors, or answers with an id no request has) are the answers its
 // pieces got. Nothing is charged when the server
@@ -134,9 +137,9 @@ func (ev *evidence) chargeFraming() {
 		}
 		switch {
 		case l.split:
-			ev.lost[l] = checkSplitMessage
+			ev.lost[l] = judgeNameSplitMessage
 		case l.shared && !ev.answeredAround(l):
-			ev.lost[l] = checkManyPerChunk
+			ev.lost[l] = judgeNameManyPerChunk
 		default:
 			continue
 		}
@@ -276,22 +279,22 @@ func judgeOrders(ev *evidence, t *grading.Tally) {
 }
 
 // judgeFraming judges framing alone: every line that ended in a write
-// holding the end of another line (framing.many-per-chunk), and every line
-// cut across writes (framing.split-message), got an answer of its own,
+// holding the end of another line (many-per-chunk), and every line
+// cut across writes (split-message), got an answer of its own,
 // whatever that answer says; a notification needs none. What the answer
 // says is for the checks about codes, ids and results.
 func judgeFraming(ev *evidence, t *grading.Tally) {
 	type group struct {
-		check string
-		lines []*sentLine
+		judge, check string
+		lines        []*sentLine
 	}
-	split := group{check: checkSplitMessage}
-	shared := group{check: checkManyPerChunk}
+	split := group{judge: judgeNameSplitMessage, check: ev.ids.splitMessage}
+	shared := group{judge: judgeNameManyPerChunk, check: ev.ids.manyPerChunk}
 	for _, l := range ev.lines {
 		if !l.deservesAnswer() {
 			continue
 		}
-		// A line cut across writes is judged by framing.split-message
+		// A line cut across writes is judged by split-message
 		// alone, even when its last piece shares a write with other lines:
 		// one lost line, one check.
 		switch {
@@ -321,7 +324,7 @@ func judgeFraming(ev *evidence, t *grading.Tally) {
 		nullLost := false
 		for _, l := range g.lines {
 			// chargeFraming decided which lines this check is charged with.
-			if ev.lost[l] == g.check {
+			if ev.lost[l] == g.judge {
 				lost = append(lost, l.describe())
 				nullLost = nullLost || l.kind == lineNullID
 			}
@@ -330,7 +333,7 @@ func judgeFraming(ev *evidence, t *grading.Tally) {
 			continue
 		}
 		how := "that ended in a write holding the end of another line"
-		if g.check == checkSplitMessage {
+		if g.judge == judgeNameSplitMessage {
 			how = "that were cut across two or more writes"
 		}
 		what := fmt.Sprintf("%d of the %d lines %s got no answer of their own: %s", len(lost), len(g.lines), how, grading.ListSome(lost, 3))
@@ -347,7 +350,7 @@ func judgeFraming(ev *evidence, t *grading.Tally) {
 	}
 }
 
-// judgeMessagesOnly judges stdout.messages-only: every stdout line is a
+// judgeMessagesOnly judges messages-only: every stdout line is a
 // JSON-RPC response object. A response with a wrong member (an id that is
 // not an id, no "jsonrpc") is still one; the checks about ids and answers
 // judge its members.
@@ -355,7 +358,7 @@ func judgeMessagesOnly(ev *evidence, t *grading.Tally) {
 	if len(ev.answers) == 0 {
 		return
 	}
-	t.Test(checkMessagesOnly)
+	t.Test(ev.ids.messagesOnly)
 	var bad []string
 	var first string
 	for _, a := range ev.answers {
@@ -380,29 +383,29 @@ func judgeMessagesOnly(ev *evidence, t *grading.Tally) {
 			What:     fmt.Sprintf("%s: %s", grading.CountOf(len(bad), "line on stdout is not a JSON-RPC response", "lines on stdout are not JSON-RPC responses"), grading.ListSome(bad, 3)),
 			Expected: "only JSON-RPC response objects on stdout, one per line",
 			Actual:   first,
-		}, checkMessagesOnly)
+		}, ev.ids.messagesOnly)
 	}
 }
 
-// judgeIDs judges ids.exact: the answer tied to a request carries its id,
+// judgeIDs judges ids-exact: the answer tied to a request carries its id,
 // of the same JSON type.
 func judgeIDs(ev *evidence, t *grading.Tally) {
 	for _, l := range ev.lines {
 		if l.kind != lineRequest || l.got == nil {
 			continue
 		}
-		t.Test(checkIDsExact)
+		t.Test(ev.ids.idsExact)
 		if !wire.SameID(l.id, l.got.id) {
 			ev.fail(t, grading.Failure{Where: fmt.Sprintf("line %d", l.n),
 				What:     fmt.Sprintf("the answer to %s, whose id is %s (%s), carries id %s (%s)", l.describe(), l.id, grading.IDType(l.id), l.got.id, grading.IDType(l.got.id)),
 				Expected: fmt.Sprintf("id %s, exactly as sent", l.id),
 				Actual:   l.got.Line,
-			}, checkIDsExact)
+			}, ev.ids.idsExact)
 		}
 	}
 }
 
-// judgeOnce judges answers.once and notifications.silent: no line is
+// judgeOnce judges answers-once and notifications-silent: no line is
 // answered twice, no answer comes that no line asks for, and when stdin
 // closes every request has its answer. It counts only the faults no other
 // check is charged with: a request the scenario expects an answer to is its
@@ -411,13 +414,13 @@ func judgeIDs(ev *evidence, t *grading.Tally) {
 // null its own check's.
 func judgeOnce(ev *evidence, t *grading.Tally) {
 	run := ev.run
-	t.Test(checkAnswersOnce)
+	t.Test(ev.ids.answersOnce)
 	for _, l := range ev.lines {
 		if len(l.again) > 0 {
 			ev.fail(t, grading.Failure{Where: fmt.Sprintf("line %d", l.n),
 				What:     fmt.Sprintf("%s was answered %d times", l.describe(), len(l.again)+1),
 				Expected: "exactly one answer",
-				Actual:   l.again[0].Line}, checkAnswersOnce)
+				Actual:   l.again[0].Line}, ev.ids.answersOnce)
 		}
 	}
 	notifications := 0
@@ -434,7 +437,7 @@ func judgeOnce(ev *evidence, t *grading.Tally) {
 		answered = answered || l.got != nil
 	}
 	if notifications > 0 && answered && !run.EarlyExit {
-		t.Test(checkSilent)
+		t.Test(ev.ids.silent)
 	}
 	// Extra parse and invalid-request errors are a server answering a line
 	// twice or answering pieces of lines, and an answer with an id no
@@ -468,14 +471,14 @@ func judgeOnce(ev *evidence, t *grading.Tally) {
 		if _, _, count := nullCount(ev.lines, nullish); nullish > 0 {
 			what += " (" + count + ")"
 		}
-		ev.fail(t, grading.Failure{What: what, Expected: "one answer per line that deserves one, and nothing more", Actual: errorsExtra[0].Line}, checkAnswersOnce)
+		ev.fail(t, grading.Failure{What: what, Expected: "one answer per line that deserves one, and nothing more", Actual: errorsExtra[0].Line}, ev.ids.answersOnce)
 	}
 	if len(otherExtra) > 0 {
 		ev.fail(t, grading.Failure{
 			What: fmt.Sprintf("the scenario sent %s, and %s came that no request asked for, so only %s can have caused %s: %s",
 				grading.CountOf(notifications, "notification", "notifications"), grading.CountOf(len(otherExtra), "answer", "answers"),
 				grading.Pick(notifications, "the notification", "the notifications"), grading.Pick(len(otherExtra), "it", "them"), listAnswers(otherExtra)),
-			Expected: "no answer at all to a notification", Actual: otherExtra[0].Line}, checkSilent)
+			Expected: "no answer at all to a notification", Actual: otherExtra[0].Line}, ev.ids.silent)
 	}
 	if ev.sc.Ends() == scenario.StepClose && !ev.closesEarly() {
 		if missing := ev.missingRequests(); len(missing) > 0 {
@@ -485,31 +488,31 @@ func judgeOnce(ev *evidence, t *grading.Tally) {
 			}
 			ev.fail(t, grading.Failure{
 				What:     ev.withNote(fmt.Sprintf("%s got no answer at all: id %s", grading.CountOf(len(missing), "request", "requests"), strings.Join(ids, ", id "))),
-				Expected: "one answer to every request before the server exits"}, checkAnswersOnce)
+				Expected: "one answer to every request before the server exits"}, ev.ids.answersOnce)
 		}
 	}
 }
 
-// judgeExit judges lifecycle.exit-on-eof in a scenario that closes stdin.
+// judgeExit judges exit-on-eof in a scenario that closes stdin.
 func judgeExit(ev *evidence, t *grading.Tally) {
 	run := ev.run
 	if ev.sc.Ends() != scenario.StepClose || ev.endedOnFatalLine() {
 		return
 	}
-	t.Test(checkExitOnEOF)
+	t.Test(ev.ids.exitOnEOF)
 	switch {
 	case run.EarlyExit && !run.Closed:
 		ev.fail(t, grading.Failure{What: ev.withNote("the server ended before its stdin was closed"),
-			Expected: "the server keeps running until stdin closes, then exits with status 0"}, checkExitOnEOF)
+			Expected: "the server keeps running until stdin closes, then exits with status 0"}, ev.ids.exitOnEOF)
 	case run.OutputCapped:
 		ev.fail(t, grading.Failure{What: ev.withNote("the server was stopped for writing too much output before it could exit"),
-			Expected: "exit with status 0 soon after stdin closes"}, checkExitOnEOF)
+			Expected: "exit with status 0 soon after stdin closes"}, ev.ids.exitOnEOF)
 	case !run.ExitedAfterClose:
 		ev.fail(t, grading.Failure{What: ev.withNote("the server did not exit after its stdin closed"),
-			Expected: "exit with status 0 soon after stdin closes"}, checkExitOnEOF)
+			Expected: "exit with status 0 soon after stdin closes"}, ev.ids.exitOnEOF)
 	case !run.Exit.OK():
 		ev.fail(t, grading.Failure{What: fmt.Sprintf("after its stdin closed, the server %s", run.Exit),
-			Expected: "exit with status 0"}, checkExitOnEOF)
+			Expected: "exit with status 0"}, ev.ids.exitOnEOF)
 	}
 }
 
@@ -532,7 +535,7 @@ func runContext(run *client.Run) string {
 }
 
 // matches reports whether an answer is the expected one: a well-formed
-// response with the expected id (its JSON type is for ids.exact to judge),
+// response with the expected id (its JSON type is for ids-exact to judge),
 // or with no id member when that is what is expected, and the same result,
 // or an error with the same code. A partial expectation lets the result
 // hold more members than it lists.

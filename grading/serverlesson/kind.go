@@ -2,7 +2,6 @@ package serverlesson
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"time"
 
@@ -108,15 +107,4 @@ func designed(sc *scenario.Scenario) time.Duration {
 		}
 	}
 	return d
-}
-
-// checkDerived refuses a check marked derived that no family of the
-// server grader judges.
-func checkDerived(m *lessons.Manifest, checks []grading.Check) error {
-	for _, c := range checks {
-		if c.Derived && c.Judge == "" && !knownDerived(c.ID) {
-			return fmt.Errorf("lesson %d: %s: check %s is marked derived, but the grader knows no derived check of that id", m.Number, m.Checks, c.ID)
-		}
-	}
-	return nil
 }

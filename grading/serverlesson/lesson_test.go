@@ -2,6 +2,7 @@ package serverlesson
 
 import (
 	"testing"
+	"testing/fstest"
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/scenario"
@@ -56,7 +57,7 @@ func TestLessonDataIsConsistent(t *testing.T) {
 		}
 	}
 	for _, c := range l.Checks() {
-		if !c.Derived && !tested[c.ID] {
+		if c.Judge == "" && !tested[c.ID] {
 			t.Errorf("check %s is neither derived nor tagged in any scenario", c.ID)
 		}
 	}
@@ -76,11 +77,14 @@ func TestCheckCatalogueErrors(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	checks, err := grading.ParseChecks([]byte("-- a.b --\ntitle: t\nderived: yes\n"))
-	if err != nil {
-		t.Fatal(err)
+	dir := fstest.MapFS{
+		"lesson.txt":       {Data: []byte("number: 9\ntitle: T\nserver: reader\nready: none\nchecks: cases/list.txtar\ngrading: cases/*.txtar\n")},
+		"cases/list.txtar": {Data: []byte("-- ids --\ntitle: ids\npoints: 1\njudge: exact-ids\n")},
+		"cases/one.txtar":  {Data: []byte("-- steps --\nat 0ms send p\n-- p --\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n")},
 	}
-	if err := checkDerived(&lessons.Manifest{Number: 9, Checks: "grading/checks.txtar"}, checks); err == nil {
-		t.Errorf("unknown derive: accepted")
+	_, err := Load(9, dir)
+	want := `lesson 9: cases/list.txtar: check ids: there is no judge "exact-ids" (the judges of this kind of lesson: messages-only, split-message, many-per-chunk, ids-exact, answers-once, notifications-silent, exit-on-eof, stderr-logs)`
+	if err == nil || err.Error() != want {
+		t.Errorf("a catalogue naming an unknown judge: got %v,\nwant %s", err, want)
 	}
 }

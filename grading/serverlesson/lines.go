@@ -226,7 +226,7 @@ func (a *answer) usableID() bool { return a.hasID && wire.UsableID(a.id) }
 // tieAnswers ties each response that came to the line it answers, and
 // returns the responses no line asks for. A response with a string or
 // integer id answers the request with that id (or the same id written as
-// the other type, which ids.exact then judges). The rest are spread over
+// the other type, which ids-exact then judges). The rest are spread over
 // the lines that deserve an answer with id null: first a response that
 // repeats the line's uncopyable id, then one that is the expected answer,
 // then one with id null, with no id, or with an id no request has.
@@ -336,7 +336,8 @@ func (l *sentLine) fatal() bool {
 // the last line its scenario sends, and every request sent before it has
 // its answer awaited (an await step) before the write that holds it, so a
 // server that stops there loses that line's check and nothing else.
-func isolated(sc *scenario.Scenario, lines []*sentLine) error {
+// ids name the checks the judges serve, for the message.
+func isolated(sc *scenario.Scenario, lines []*sentLine, ids served) error {
 	type write struct {
 		step    scenario.Step
 		awaited map[string]bool // ids awaited by explicit steps before it
@@ -375,11 +376,11 @@ func isolated(sc *scenario.Scenario, lines []*sentLine) error {
 			switch {
 			case l.n > f.n:
 				return fmt.Errorf("%s; but %s comes after it, so a server that stops there also loses %s: "+
-					"send a line that can end a server last, in a scenario of its own", head, evidenceOf(l), checksOf(l))
+					"send a line that can end a server last, in a scenario of its own", head, evidenceOf(l), checksOf(l, ids))
 			case l.n < f.n && l.kind == lineRequest && (l.write == f.write || !writes[f.write-1].awaited[wire.LooseIDKey(l.id)]):
 				return fmt.Errorf("%s; but %s is sent before it and its answer is not awaited first, so a server that stops there may also lose %s: "+
 					"await the answer to id %s (\"await %s within 5s\") before the step that sends the line that can end a server, or move that line to a scenario of its own",
-					head, evidenceOf(l), checksOf(l), l.id, l.id)
+					head, evidenceOf(l), checksOf(l, ids), l.id, l.id)
 			}
 		}
 	}
@@ -396,13 +397,25 @@ func evidenceOf(l *sentLine) string {
 	return s
 }
 
-// checksOf names the checks a line is evidence for.
-func checksOf(l *sentLine) string {
+// checksOf names the checks a line is evidence for: its tagged checks, or
+// those of the lesson's judges that read such a line.
+func checksOf(l *sentLine, ids served) string {
 	switch {
 	case l.expect != nil:
 		return "the evidence for " + strings.Join(l.expect.Checks, ", ")
+	case l.kind == lineNotification && ids.silent != "":
+		return "the evidence for " + ids.silent
 	case l.kind == lineNotification:
-		return "the evidence for " + checkSilent
+		return "the evidence that notifications go unanswered"
 	}
-	return "the evidence for the checks judged from the traffic (" + checkAnswersOnce + ", " + checkIDsExact + ")"
+	var judged []string
+	for _, id := range []string{ids.answersOnce, ids.idsExact} {
+		if id != "" {
+			judged = append(judged, id)
+		}
+	}
+	if len(judged) == 0 {
+		return "the evidence for the checks judged from the traffic"
+	}
+	return "the evidence for the checks judged from the traffic (" + strings.Join(judged, ", ") + ")"
 }

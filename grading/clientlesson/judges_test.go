@@ -1,0 +1,105 @@
+package clientlesson
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/clientscenario"
+	"github.com/mcplab/mcplab/lab/rig"
+)
+
+// judgeTraffic runs the judges a catalogue names on one scenario's
+// traffic and returns, per check, what each failure says.
+func judgeTraffic(t *testing.T, catalogue string, traffic []rig.Event) map[string][]string {
+	t.Helper()
+	checks, err := grading.ParseChecks([]byte(catalogue))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := clientJudges().Check(checks); err != nil {
+		t.Fatal(err)
+	}
+	run := &clientRun{sc: &clientscenario.Scenario{Name: "pages", Servers: []clientscenario.Server{{Alias: "docs"}}}, traffic: traffic}
+	tl := grading.NewTally()
+	for _, judge := range judgesFor(checks) {
+		judge(run, tl)
+	}
+	got := map[string][]string{}
+	for id := range tl.Tested {
+		got[id] = []string{}
+	}
+	for id, fs := range tl.Failures {
+		for _, f := range fs {
+			got[id] = append(got[id], f.What+" | "+f.Expected)
+		}
+	}
+	return got
+}
+
+// TestPaginationJudgeTakesItsMethod checks that the pagination judge pages
+// the method its parameter names, here resources/list, which no lesson
+// pages yet, and charges the check of the catalogue that names it: a
+// client that stops after a first page of resources fails that check, and
+// a tools/list with a cursor no answer gave is nothing to it, though it
+// fails a check that pages tools/list.
+func TestPaginationJudgeTakesItsMethod(t *testing.T) {
+	send := func(at int, text string) rig.Event {
+		return rig.Event{At: time.Duration(at) * time.Millisecond, Server: "docs", Conn: 1, Kind: rig.KindSend, Text: text}
+	}
+	reply := func(at int, text string) rig.Event {
+		return rig.Event{At: time.Duration(at) * time.Millisecond, Server: "docs", Conn: 1, Kind: rig.KindReply, Text: text}
+	}
+	firstPage := []rig.Event{
+		send(1, `{"jsonrpc":"2.0","id":1,"method":"resources/list","params":{}}`),
+		reply(2, `{"jsonrpc":"2.0","id":1,"result":{"resources":[{"uri":"file:///a"}],"nextCursor":"p2"}}`),
+		send(3, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"zz"}}`),
+		reply(4, `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Invalid cursor"}}`),
+	}
+	const resources = "-- resources.pages --\ntitle: every page of resources/list\npoints: 1\njudge: pagination method=resources/list\n"
+	const tools = "-- tools.pages --\ntitle: every page of tools/list\npoints: 1\njudge: pagination method=tools/list\n"
+	got := judgeTraffic(t, resources+tools, firstPage)
+	want := map[string][]string{
+		"resources.pages": {`docs answered resources/list with nextCursor "p2", and the client never asked for that page: it stopped after a page that said more were coming | resources/list again with that cursor, until an answer has no nextCursor`},
+		"tools.pages":     {`the client sent docs a tools/list with cursor "zz", which no answer of that server gave | a cursor only from a nextCursor, passed back untouched`},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("a client that stops after the first page of resources:\ngot  %q\nwant %q", got, want)
+	}
+
+	every := append(firstPage[:2:2],
+		send(5, `{"jsonrpc":"2.0","id":3,"method":"resources/list","params":{"cursor":"p2"}}`),
+		reply(6, `{"jsonrpc":"2.0","id":3,"result":{"resources":[{"uri":"file:///b"}]}}`))
+	if got := judgeTraffic(t, resources, every); !reflect.DeepEqual(got, map[string][]string{"resources.pages": {}}) {
+		t.Errorf("a client that asks for every page of resources: %q", got)
+	}
+}
+
+// TestClientJudgesInReadme checks that the table of judges in
+// lessons/README.md lists every judge of the client kind, with its
+// parameters.
+func TestClientJudgesInReadme(t *testing.T) {
+	data, err := os.ReadFile("../../lessons/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := clientJudges()
+	for _, name := range r.Names() {
+		j, _ := r.Lookup(name)
+		row := "| client | `" + name + "` | "
+		i := strings.Index(string(data), row)
+		if i < 0 {
+			t.Errorf("lessons/README.md has no row %q...", row)
+			continue
+		}
+		line, _, _ := strings.Cut(string(data[i+len(row):]), "\n")
+		for _, p := range j.Params {
+			if !strings.HasPrefix(line, "`"+p+"`") {
+				t.Errorf("lessons/README.md's row of %s does not begin its parameters with %s: %q", name, p, line)
+			}
+		}
+	}
+}
