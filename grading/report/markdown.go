@@ -51,7 +51,7 @@ func writeMarkdown(w io.Writer, r *grading.Result) error {
 
 // mdHeader writes the title with the score (or why nothing could be
 // graded), the sweep's cuts, the flaky flag and what was graded.
-func mdHeader(b *strings.Builder, r *grading.Result, t tally) {
+func mdHeader(b *strings.Builder, r *grading.Result, t verdictCounts) {
 	if r.Gradable {
 		fmt.Fprintf(b, "# Lesson %d: %d/%d points\n\n", r.Lesson, r.Score, r.MaxScore)
 		fmt.Fprintf(b, "%s. Outcome: **%s**", t, mdInline(outcomeLine(r)))

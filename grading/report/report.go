@@ -106,11 +106,12 @@ func Write(w io.Writer, format string, r *grading.Result, opt Options) error {
 	return nil
 }
 
-// tally counts the checks by verdict.
-type tally struct{ pass, fail, skip int }
+// verdictCounts counts a result's checks by verdict; grading.Tally is
+// what the judges found, check by check.
+type verdictCounts struct{ pass, fail, skip int }
 
-func count(r *grading.Result) tally {
-	var t tally
+func count(r *grading.Result) verdictCounts {
+	var t verdictCounts
 	for _, c := range r.Checks {
 		switch c.Status {
 		case grading.StatusPass:
@@ -124,7 +125,7 @@ func count(r *grading.Result) tally {
 	return t
 }
 
-func (t tally) String() string {
+func (t verdictCounts) String() string {
 	return fmt.Sprintf("%d passed, %d failed, %d skipped", t.pass, t.fail, t.skip)
 }
 
