@@ -1,6 +1,6 @@
 package grading
 
-import "github.com/mcplab/mcplab/lab/client"
+import "github.com/mcplab/mcplab/lab/event"
 
 // Status is the verdict of one check.
 type Status string
@@ -35,18 +35,18 @@ type CheckResult struct {
 	Fix  string `json:"fix,omitempty"`
 }
 
-// EventKind says what an Event of a transcript is. It is the scripted
-// client's own kind, so a transcript keeps the words the client used.
-type EventKind = client.EventKind
+// EventKind says what an Event of a transcript is: a kind of the lab's
+// one set (lab/event), the words the scripted client and the rig use.
+type EventKind = event.Kind
 
-// The kinds of transcript event, as the client names them.
+// The kinds of transcript event.
 const (
-	EventSend   = client.EventSend   // a chunk written to the server's stdin
-	EventAnswer = client.EventAnswer // a line the server wrote to stdout
-	EventStderr = client.EventStderr // a line the server wrote to stderr
-	EventClose  = client.EventClose  // the grader closed the server's stdin
-	EventExit   = client.EventExit   // the server process ended
-	EventNote   = client.EventNote   // something the grader observed (a timeout, a cap)
+	EventSend   = event.Send   // a chunk written to the server's stdin
+	EventAnswer = event.Answer // a line the server wrote to stdout
+	EventStderr = event.Stderr // a line the server wrote to stderr
+	EventClose  = event.Close  // the grader closed the server's stdin
+	EventExit   = event.Exit   // the server process ended
+	EventNote   = event.Note   // something the grader observed (a timeout, a cap)
 )
 
 // Event is one timed happening of a graded run.
@@ -146,7 +146,7 @@ type AssertedOrder struct {
 // The transcript kinds of the traffic between a client and the servers the
 // lab plays for it.
 const (
-	EventToServer   EventKind = "to-server"   // a message the client sent a server
-	EventFromServer EventKind = "from-server" // a message a server sent the client
-	EventRig        EventKind = "rig"         // a server started or ended, a call held or cut
+	EventToServer   = event.ToServer   // a message the client sent a server
+	EventFromServer = event.FromServer // a message a server sent the client
+	EventRig        = event.Rig        // a server started or ended, a call held or cut
 )
