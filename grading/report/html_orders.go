@@ -97,9 +97,9 @@ func markAsserted(t *tlScenario, events []grading.Event, marks []*tlMark, orders
 			m.D = fmt.Sprintf("M%.1f %.1f C%.1f %.1f %.1f %.1f %.1f %.1f", x1, y1, x1, top, x2, top, x2, y2)
 			m.Tag, m.Anchor = &tlTag{X: (x1 + x2) / 2, Y: top - 1, Text: label}, "middle"
 		case first != nil:
-			m.Tag, m.Anchor = &tlTag{X: first.X + first.W + 2, Y: first.Y - 2, Text: label + ": no answer to " + o.Then}, "start"
+			m.Tag, m.Anchor = &tlTag{X: first.X + first.W + 2, Y: first.Y - 2, Text: label + " (no answer to " + o.Then + ")"}, "start"
 		case then != nil:
-			m.Tag, m.Anchor = &tlTag{X: then.X + then.W + 2, Y: then.Y - 2, Text: label + ": no answer to " + o.First}, "start"
+			m.Tag, m.Anchor = &tlTag{X: then.X + then.W + 2, Y: then.Y - 2, Text: label + " (no answer to " + o.First + ")"}, "start"
 		}
 		t.Asserted = append(t.Asserted, m)
 	}
@@ -118,9 +118,9 @@ func assertedText(o grading.AssertedOrder, events []grading.Event, a int, okFirs
 	case okFirst && okThen:
 		return fmt.Sprintf("%s: %s, before %s: the asserted order is broken.", ask, at(o.Then, b), at(o.First, a))
 	case okFirst:
-		return fmt.Sprintf("%s: %s; id %s got no answer in this scenario.", ask, at(o.First, a), o.Then)
+		return fmt.Sprintf("%s: %s, and id %s was not answered before the scenario ended: id %s came first, as asserted.", ask, at(o.First, a), o.Then, o.First)
 	case okThen:
-		return fmt.Sprintf("%s: id %s got no answer in this scenario, while %s: the asserted order is broken.", ask, o.First, at(o.Then, b))
+		return fmt.Sprintf("%s: id %s was not answered before the scenario ended, while %s: the asserted order is broken.", ask, o.First, at(o.Then, b))
 	}
-	return fmt.Sprintf("%s: neither id %s nor id %s got an answer in this scenario: the asserted order is broken.", ask, o.First, o.Then)
+	return fmt.Sprintf("%s: neither id %s nor id %s was answered before the scenario ended: the asserted order is broken.", ask, o.First, o.Then)
 }

@@ -12,7 +12,8 @@ import (
 
 // assertedResult is a lesson-1 run of three scenarios that each assert the
 // answer to 2 before the answer to 1 (id 1 waits 150 ms, id 2 none): kept,
-// broken (1 answered first), and broken with no answer to 2.
+// broken (1 answered first), broken with no answer to 2, and kept with no
+// answer to 1 (as lesson 1 stops the server once 2 is answered).
 func assertedResult() *grading.Result {
 	r := &grading.Result{Lesson: 1, Gradable: true, MaxScore: 2,
 		Outcome: grading.Outcome{Kind: grading.OutcomeWrongAnswers, Detail: "id 1 was answered before id 2"},
@@ -30,6 +31,7 @@ func assertedResult() *grading.Result {
 		{"kept", []grading.Event{{AtMS: 3, Text: answer(2, 0)}, {AtMS: 152, Text: answer(1, 150)}}},
 		{"broken", []grading.Event{{AtMS: 150, Text: answer(1, 150)}, {AtMS: 151, Text: answer(2, 0)}}},
 		{"missing", []grading.Event{{AtMS: 150, Text: answer(1, 150)}}},
+		{"stopped", []grading.Event{{AtMS: 3, Text: answer(2, 0)}}},
 	} {
 		r.Transcript = append(r.Transcript,
 			grading.Event{Scenario: sc.name, AtMS: 0, Kind: grading.EventSend, Text: slow},
@@ -55,7 +57,8 @@ func TestHTMLAssertedOrder(t *testing.T) {
 	want := [][2]string{
 		{"kept", ask + "id 2 was answered at 3 ms (event 3), and id 1 was answered at 152 ms (event 4), after it, as asserted."},
 		{"broken", ask + "id 1 was answered at 150 ms (event 3), before id 2 was answered at 151 ms (event 4): the asserted order is broken."},
-		{"broken", ask + "id 2 got no answer in this scenario, while id 1 was answered at 150 ms (event 3): the asserted order is broken."},
+		{"broken", ask + "id 2 was not answered before the scenario ended, while id 1 was answered at 150 ms (event 3): the asserted order is broken."},
+		{"kept", ask + "id 2 was answered at 3 ms (event 3), and id 1 was not answered before the scenario ended: id 2 came first, as asserted."},
 	}
 	if len(items) != len(want) {
 		t.Fatalf("%d asserted orders listed, want %d: %q", len(items), len(want), items)
@@ -65,14 +68,14 @@ func TestHTMLAssertedOrder(t *testing.T) {
 			t.Errorf("asserted order %d: %s %q\nwant %s %q", i, items[i][1], items[i][2], w[0], w[1])
 		}
 	}
-	if n := strings.Count(page, "<strong>Order the lesson asserts:</strong>"); n != 3 {
-		t.Errorf("%d lists of asserted orders, want one per scenario (3)", n)
+	if n := strings.Count(page, "<strong>Order the lesson asserts:</strong>"); n != 4 {
+		t.Errorf("%d lists of asserted orders, want one per scenario (4)", n)
 	}
 
 	// The drawing: an arc between the two answers' marks, or a tag.
 	groups := regexp.MustCompile(`<g class="asserted (kept|broken)" data-first="2" data-then="1"><title>[^<]*</title>(<path d="M([0-9.]+) ([0-9.]+) C[^"]* ([0-9.]+) ([0-9.]+)" fill="none" stroke="(#[0-9a-f]+)" stroke-width="1.5"( stroke-dasharray="4 2")?/>)?<text [^>]*>([^<]*)</text></g>`).FindAllStringSubmatch(page, -1)
-	if len(groups) != 3 {
-		t.Fatalf("%d asserted orders drawn, want 3", len(groups))
+	if len(groups) != 4 {
+		t.Fatalf("%d asserted orders drawn, want 4", len(groups))
 	}
 	rects := map[string][2]float64{} // mark id: x and width
 	for _, m := range regexp.MustCompile(`id="(m-[0-9]+-[0-9]+)"[^>]*><title>[^<]*</title><rect x="([0-9.]+)" y="[0-9.]+" width="([0-9.]+)"`).FindAllStringSubmatch(page, -1) {
@@ -86,7 +89,8 @@ func TestHTMLAssertedOrder(t *testing.T) {
 	}{
 		{"kept", "m-0-2", "m-0-3", "#1a7f37", "", "asserted: 2 before 1"},
 		{"broken", "m-1-3", "m-1-2", "#c62828", ` stroke-dasharray="4 2"`, "asserted: 2 before 1"},
-		{"broken", "", "", "", "", "asserted: 2 before 1: no answer to 2"},
+		{"broken", "", "", "", "", "asserted: 2 before 1 (no answer to 2)"},
+		{"kept", "", "", "", "", "asserted: 2 before 1 (no answer to 1)"},
 	} {
 		g := groups[i]
 		if g[1] != c.state || g[9] != c.tag {

@@ -229,6 +229,7 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 			return nil, fmt.Errorf("lesson %d: %w", lesson.Manifest().Number, err)
 		}
 		runs = append(runs, ev)
+		res.Orders = append(res.Orders, assertedOrders(sc)...)
 		for _, j := range perScenario {
 			j(ev, t)
 		}
