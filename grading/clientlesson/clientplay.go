@@ -248,6 +248,51 @@ func scaled(d time.Duration, scale float64) time.Duration {
 	return time.Duration(float64(d) * scale)
 }
 
+// clientPlay is one client scenario being played: the run it records,
+// the rig that plays the servers, the client's process, and what the
+// readers of its streams hand over.
+type clientPlay struct {
+	ctx     context.Context
+	sc      *clientscenario.Scenario
+	run     *clientRun
+	scale   float64
+	onEvent func(grading.Event)
+	r       *rig.Rig
+	report  *rig.ReportListener // the bridge's report, when the client is bridged
+	p       proc.Process
+	stdin   io.WriteCloser // the client's stdin, the commands' way in
+	// mu orders the events, which come from the rig's goroutines and the
+	// client's streams at once; kept caps them.
+	mu        sync.Mutex
+	kept      *eventCap
+	out, errs *clientStream
+	answers   chan *clientAnswer // the client's stdout lines, closed at its end
+	outDone   chan struct{}      // closed once stdout is read to its end
+	errDone   chan struct{}      // closed once stderr is read to its end
+	exited    chan proc.Exit
+}
+
+// emit keeps an event, in order, and shows it.
+func (c *clientPlay) emit(ev grading.Event) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.kept.take(&ev) {
+		return
+	}
+	c.run.events = append(c.run.events, ev)
+	if c.onEvent != nil {
+		c.onEvent(ev)
+	}
+}
+
+// note emits an event of the scenario at the rig's clock.
+func (c *clientPlay) note(kind grading.EventKind, text string) {
+	c.emit(grading.Event{Scenario: c.sc.Name, AtMS: c.r.Since().Milliseconds(), Kind: kind, Text: text})
+}
+
+// scaled is d at the play's time scale.
+func (c *clientPlay) scaled(d time.Duration) time.Duration { return scaled(d, c.scale) }
+
 // playClient runs one client scenario: the rig plays the servers, the
 // client gets their configuration, and the commands go in one at a time,
 // each once the answer to the one before has come.
@@ -265,45 +310,28 @@ func playClient(ctx context.Context, sc *clientscenario.Scenario, launch *client
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	var mu sync.Mutex
-	// Events come from the rig's goroutines and the client's streams at
-	// once: one at a time, they are kept and shown in the same order.
-	kept := newEventCap()
-	emit := func(ev grading.Event) {
-		mu.Lock()
-		defer mu.Unlock()
-		if !kept.take(&ev) {
-			return
-		}
-		run.events = append(run.events, ev)
-		if onEvent != nil {
-			onEvent(ev)
-		}
-	}
+	c := &clientPlay{ctx: ctx, sc: sc, run: run, scale: scale, onEvent: onEvent, kept: newEventCap()}
 	r, err := rig.Start(ctx, specs, rig.Options{Dir: dir, Relay: launch.relay, Owner: launch.owner, ReadTimeout: scaled(rig.DefaultReadTimeout, scale),
-		OnEvent: func(ev rig.Event) { emit(trafficEvent(sc.Name, ev)) }})
+		OnEvent: func(ev rig.Event) { c.emit(trafficEvent(sc.Name, ev)) }})
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	defer r.Close()
+	c.r = r
 	cfg := filepath.Join(dir, "servers.json")
 	if err := writeConfig(cfg, r.Config(), launch.owner); err != nil {
 		return nil, err
 	}
-	var report *rig.ReportListener
 	if launch.bridged {
-		if report, err = rig.ListenReport(filepath.Join(dir, "report.sock"), launch.owner); err != nil {
+		if c.report, err = rig.ListenReport(filepath.Join(dir, "report.sock"), launch.owner); err != nil {
 			return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 		}
-		defer report.Close()
+		defer c.report.Close()
 	}
-	note := func(kind grading.EventKind, text string) {
-		emit(grading.Event{Scenario: sc.Name, AtMS: r.Since().Milliseconds(), Kind: kind, Text: text})
-	}
-	note(grading.EventNote, "configuration: "+strings.Join(strings.Fields(string(r.Config())), " "))
+	c.note(grading.EventNote, "configuration: "+strings.Join(strings.Fields(string(r.Config())), " "))
 	reportPath := ""
-	if report != nil {
-		reportPath = report.Path()
+	if c.report != nil {
+		reportPath = c.report.Path()
 	}
 	p, err := launch.start(cfg, reportPath, r.Bridges()).Start(ctx)
 	if err != nil {
@@ -311,15 +339,30 @@ func playClient(ctx context.Context, sc *clientscenario.Scenario, launch *client
 		return run, nil
 	}
 	defer p.Kill()
+	c.p = p
+	c.readStreams(launch.maxOutput)
+	exit, err := c.sendCommands()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.end(exit); err != nil {
+		return nil, err
+	}
+	c.teardown()
+	return run, nil
+}
 
-	answers := make(chan *clientAnswer, len(sc.Commands)+16)
-	out, errs := newClientStream("stdout", launch.maxOutput), newClientStream("stderr", launch.maxOutput)
-	outDone := make(chan struct{})
+// readStreams reads the client's stdout, each line an answer, and its
+// stderr, and waits for its exit, each in a goroutine of its own.
+func (c *clientPlay) readStreams(maxOutput int64) {
+	c.answers = make(chan *clientAnswer, len(c.sc.Commands)+16)
+	c.out, c.errs = newClientStream("stdout", maxOutput), newClientStream("stderr", maxOutput)
+	c.outDone, c.errDone = make(chan struct{}), make(chan struct{})
 	go func() {
-		defer close(outDone)
-		defer close(answers)
-		out.read(p.Stdout(), func(l streamLine) {
-			a := &clientAnswer{at: r.Since(), text: l.text, line: l}
+		defer close(c.outDone)
+		defer close(c.answers)
+		c.out.read(c.p.Stdout(), func(l streamLine) {
+			a := &clientAnswer{at: c.r.Since(), text: l.text, line: l}
 			if !l.dropped && l.cut == 0 {
 				var v map[string]any
 				if json.Unmarshal([]byte(a.text), &v) == nil {
@@ -327,80 +370,84 @@ func playClient(ctx context.Context, sc *clientscenario.Scenario, launch *client
 				}
 			}
 			if !l.dropped {
-				note(grading.EventAnswer, l.shown(out))
+				c.note(grading.EventAnswer, l.shown(c.out))
 			}
-			answers <- a
+			c.answers <- a
 		})
 	}()
-	errDone := make(chan struct{})
 	go func() {
-		defer close(errDone)
-		errs.read(p.Stderr(), func(l streamLine) {
+		defer close(c.errDone)
+		c.errs.read(c.p.Stderr(), func(l streamLine) {
 			if l.dropped {
 				return
 			}
 			text := l.text
-			mu.Lock()
-			run.stderr = append(run.stderr, text)
-			mu.Unlock()
-			note(grading.EventStderr, l.shown(errs))
+			c.mu.Lock()
+			c.run.stderr = append(c.run.stderr, text)
+			c.mu.Unlock()
+			c.note(grading.EventStderr, l.shown(c.errs))
 		})
 	}()
-	exited := make(chan proc.Exit, 1)
-	go func() { exited <- p.Wait() }()
+	c.exited = make(chan proc.Exit, 1)
+	go func() { c.exited <- c.p.Wait() }()
+}
 
-	// A client may take its longest server timeout to answer a command;
-	// with no timeout given, it picks its own, which the grader allows
-	// up to defaultCallBudget (see answerWait).
-	var exit *proc.Exit
+// awaitExit waits, up to the exit deadline, for a client whose stdin or
+// stdout has closed to exit, and returns its exit, or nil; cancellable
+// says a cancelled ctx ends the wait too.
+func (c *clientPlay) awaitExit(cancellable bool) *proc.Exit {
+	wait := time.NewTimer(c.scaled(exitDeadline))
+	defer wait.Stop()
+	done := c.ctx.Done()
+	if !cancellable {
+		done = nil
+	}
+	select {
+	case e := <-c.exited:
+		c.run.exitAt = c.r.Since()
+		return &e
+	case <-wait.C:
+	case <-done:
+	}
+	return nil
+}
+
+// sendCommands gives the client its commands one at a time, each once the
+// answer to the one before has come, and returns its exit when it ended
+// before they were all answered. A client may take its longest server
+// timeout to answer a command; with no timeout given, it picks its own,
+// which the grader allows up to defaultCallBudget (see answerWait).
+func (c *clientPlay) sendCommands() (*proc.Exit, error) {
+	run, sc := c.run, c.sc
 	run.answers = make([]*clientAnswer, len(sc.Commands))
-	stdin := p.Stdin()
-commands:
+	c.stdin = c.p.Stdin()
 	for i, cmd := range sc.Commands {
-		run.sent = append(run.sent, r.Since())
-		note(grading.EventSend, cmd)
-		if _, err := io.WriteString(stdin, cmd+"\n"); err != nil {
-			note(grading.EventNote, fmt.Sprintf("writing command %d failed: %v", i+1, err))
+		run.sent = append(run.sent, c.r.Since())
+		c.note(grading.EventSend, cmd)
+		if _, err := io.WriteString(c.stdin, cmd+"\n"); err != nil {
+			c.note(grading.EventNote, fmt.Sprintf("writing command %d failed: %v", i+1, err))
 			// Its stdin is closed: it is ending, or has ended. Whether the
 			// write or its exit came first is a race, so the verdict is
 			// the same as for a client seen to exit (see the select below).
-			wait := time.NewTimer(scaled(exitDeadline, scale))
-			select {
-			case e := <-exited:
-				exit = &e
-				run.exitAt = r.Since()
-			case <-wait.C:
-			case <-ctx.Done():
-			}
-			wait.Stop()
-			break
+			return c.awaitExit(true), nil
 		}
-		perAnswer := scaled(answerWait(sc, i), scale)
+		perAnswer := c.scaled(answerWait(sc, i))
 		timer := time.NewTimer(perAnswer)
 		select {
-		case a, ok := <-answers:
+		case a, ok := <-c.answers:
 			timer.Stop()
 			if !ok {
 				// Its stdout closed: it is ending, or has ended.
-				wait := time.NewTimer(scaled(exitDeadline, scale))
-				select {
-				case e := <-exited:
-					exit = &e
-					run.exitAt = r.Since()
-				case <-wait.C:
-				}
-				wait.Stop()
-				break commands
+				return c.awaitExit(false), nil
 			}
 			run.answers[i] = a
-		case e := <-exited:
+		case e := <-c.exited:
 			timer.Stop()
-			exit = &e
-			run.exitAt = r.Since()
+			run.exitAt = c.r.Since()
 			// What it wrote before it ended still counts.
-			<-outDone
+			<-c.outDone
 			j := i
-			for a := range answers {
+			for a := range c.answers {
 				if j < len(run.answers) {
 					run.answers[j] = a
 					j++
@@ -408,15 +455,23 @@ commands:
 					run.addExtra(a)
 				}
 			}
-			break commands
+			return &e, nil
 		case <-timer.C:
-			note(grading.EventNote, fmt.Sprintf("no answer to command %d came within %s", i+1, perAnswer.Round(time.Second)))
-			break commands
-		case <-ctx.Done():
+			c.note(grading.EventNote, fmt.Sprintf("no answer to command %d came within %s", i+1, perAnswer.Round(time.Second)))
+			return nil, nil
+		case <-c.ctx.Done():
 			timer.Stop()
-			return nil, ctx.Err()
+			return nil, c.ctx.Err()
 		}
 	}
+	return nil, nil
+}
+
+// end ends the client's run: with its commands over (exit is nil) its
+// stdin is closed and it gets the exit deadline to exit by itself before
+// it is killed; whatever else comes on stdout meanwhile is an extra line.
+func (c *clientPlay) end(exit *proc.Exit) error {
+	run := c.run
 	for _, a := range run.answers {
 		if a == nil {
 			run.early = true
@@ -428,88 +483,116 @@ commands:
 	extraDone := make(chan struct{})
 	go func() {
 		defer close(extraDone)
-		for a := range answers {
+		for a := range c.answers {
 			run.addExtra(a)
 		}
 	}()
+	defer func() { <-extraDone }()
 	if exit == nil {
-		stdin.Close()
-		run.closedAt = r.Since()
-		note(grading.EventClose, "")
-		timer := time.NewTimer(scaled(exitDeadline, scale))
-		select {
-		case e := <-exited:
-			exit = &e
-			run.exitAt = r.Since()
-			run.exited = true
-		case <-timer.C:
-			// A bridge that answers no ping was stopped: the client
-			// may have exited long ago, with its watcher silenced.
-			if report != nil && !report.Ping(ctx, scaled(teardownGrace, scale)) && ctx.Err() == nil {
-				run.watcher = fmt.Sprintf("%s answered nothing when the grader asked it, %s after the client's stdin closed (it had been stopped, as SIGSTOP does), so the grader could not see what the client left running", bridgeName, scaled(exitDeadline, scale).Round(time.Second))
-			}
-			run.killed = fmt.Sprintf("the client was still running %s after its stdin closed, and was killed", scaled(exitDeadline, scale).Round(time.Second))
-			note(grading.EventNote, run.killed)
-			p.Kill()
-			e := <-exited
-			exit = &e
-		case <-ctx.Done():
-			timer.Stop()
-			return nil, ctx.Err()
+		var err error
+		if exit, err = c.closeStdin(); err != nil {
+			c.p.Kill()
+			return err
 		}
-		timer.Stop()
 	} else {
 		run.early = true
 	}
 	run.exit = *exit
-	note(grading.EventExit, exit.String())
-	// The client had to end its stdio servers before it exited; give the
-	// kernel a moment to tell the rig about the ones it killed last.
-	deadline := time.NewTimer(scaled(teardownGrace, scale))
+	c.note(grading.EventExit, exit.String())
+	c.awaitStdioServers()
+	c.judgeLeftRunning()
+	c.p.Kill()
+	return nil
+}
+
+// closeStdin closes the client's stdin and waits for it to exit, killing
+// it past the exit deadline.
+func (c *clientPlay) closeStdin() (*proc.Exit, error) {
+	run := c.run
+	c.stdin.Close()
+	run.closedAt = c.r.Since()
+	c.note(grading.EventClose, "")
+	timer := time.NewTimer(c.scaled(exitDeadline))
+	defer timer.Stop()
+	select {
+	case e := <-c.exited:
+		run.exitAt = c.r.Since()
+		run.exited = true
+		return &e, nil
+	case <-timer.C:
+		// A bridge that answers no ping was stopped: the client
+		// may have exited long ago, with its watcher silenced.
+		if c.report != nil && !c.report.Ping(c.ctx, c.scaled(teardownGrace)) && c.ctx.Err() == nil {
+			run.watcher = fmt.Sprintf("%s answered nothing when the grader asked it, %s after the client's stdin closed (it had been stopped, as SIGSTOP does), so the grader could not see what the client left running", bridgeName, c.scaled(exitDeadline).Round(time.Second))
+		}
+		run.killed = fmt.Sprintf("the client was still running %s after its stdin closed, and was killed", c.scaled(exitDeadline).Round(time.Second))
+		c.note(grading.EventNote, run.killed)
+		c.p.Kill()
+		e := <-c.exited
+		return &e, nil
+	case <-c.ctx.Done():
+		return nil, c.ctx.Err()
+	}
+}
+
+// awaitStdioServers gives the kernel a moment to tell the rig about the
+// stdio servers the client killed last: it had to end them before it
+// exited.
+func (c *clientPlay) awaitStdioServers() {
+	deadline := time.NewTimer(c.scaled(teardownGrace))
+	defer deadline.Stop()
 	for {
-		open, changed := r.OpenStdio()
+		open, changed := c.r.OpenStdio()
 		if open == 0 {
-			break
+			return
 		}
 		select {
 		case <-changed:
 			continue
 		case <-deadline.C:
-		case <-ctx.Done():
+		case <-c.ctx.Done():
 		}
-		break
+		return
 	}
-	deadline.Stop()
-	// What is still running is judged now, before the grader's own kill
-	// below ends it too.
-	run.leftOpen = stillOpen(r.Events())
-	if report != nil {
-		// The bridge reported before it exited, and its connection ended
-		// as it did: this waits only for a bridge that is still running.
-		left, watcher := bridgeVerdict(report.Wait(ctx, scaled(exitDeadline, scale)), run.exit, run.killed == "" && run.exit.Reason == "" && ctx.Err() == nil)
-		run.leftRunning = left
-		if run.watcher == "" {
-			run.watcher = watcher
-		}
+}
+
+// judgeLeftRunning records what the client left running, before the
+// grader's own kill ends it too: the stdio servers still open, and the
+// bridge's report.
+func (c *clientPlay) judgeLeftRunning() {
+	run := c.run
+	run.leftOpen = stillOpen(c.r.Events())
+	if c.report == nil {
+		return
 	}
-	p.Kill()
-	<-extraDone
-	<-errDone
-	for _, st := range []*clientStream{out, errs} {
+	// The bridge reported before it exited, and its connection ended as
+	// it did: this waits only for a bridge that is still running.
+	left, watcher := bridgeVerdict(c.report.Wait(c.ctx, c.scaled(exitDeadline)), run.exit, run.killed == "" && run.exit.Reason == "" && c.ctx.Err() == nil)
+	run.leftRunning = left
+	if run.watcher == "" {
+		run.watcher = watcher
+	}
+}
+
+// teardown waits for the client's streams to be read to their end and
+// adds what their caps and the event cap left out.
+func (c *clientPlay) teardown() {
+	<-c.errDone
+	for _, st := range []*clientStream{c.out, c.errs} {
 		if why := st.summary(); why != "" {
-			note(grading.EventNote, why)
+			c.note(grading.EventNote, why)
 		}
 	}
-	if why := kept.summary(sc.Name); why != "" {
-		mu.Lock()
-		run.events = append(run.events, grading.Event{Scenario: sc.Name, AtMS: r.Since().Milliseconds(), Kind: grading.EventNote, Text: why})
-		mu.Unlock()
+	run := c.run
+	if why := c.kept.summary(c.sc.Name); why != "" {
+		c.mu.Lock()
+		run.events = append(run.events, grading.Event{Scenario: c.sc.Name, AtMS: c.r.Since().Milliseconds(), Kind: grading.EventNote, Text: why})
+		c.mu.Unlock()
 	}
-	run.traffic = r.Events()
-	mu.Lock()
-	defer mu.Unlock()
+	run.traffic = c.r.Events()
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	run.events = append([]grading.Event(nil), run.events...)
-	return run, nil
 }
 
 // WatchClient plays one client scenario and shows every event through
