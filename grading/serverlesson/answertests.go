@@ -75,7 +75,7 @@ func validateAnswerTests(sc *scenario.Scenario, tagErr func(*scenario.Scenario, 
 	if len(sc.Tests) == 0 {
 		return nil
 	}
-	lines, err := readLines(sc)
+	lines, err := sentLines(sc)
 	if err != nil {
 		return err
 	}

@@ -132,7 +132,7 @@ func load(m *lessons.Manifest, root fs.FS, base string, checks []grading.Check) 
 				}
 			}
 		}
-		lines, err := readLines(sc)
+		lines, err := sentLines(sc)
 		if err != nil {
 			return nil, fmt.Errorf("lesson %d: %w", number, err)
 		}

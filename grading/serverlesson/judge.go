@@ -45,7 +45,7 @@ type evidence struct {
 // ids. When the lesson judges framing, lines lost to framing are charged to
 // a framing check alone.
 func newEvidence(run *client.Run, sc *scenario.Scenario, ids served) (*evidence, error) {
-	lines, err := readLines(sc)
+	lines, err := sentLines(sc)
 	if err != nil {
 		return nil, err
 	}

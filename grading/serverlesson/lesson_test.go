@@ -39,7 +39,7 @@ func TestLessonDataIsConsistent(t *testing.T) {
 				tested[c] = true
 			}
 		}
-		lines, err := readLines(sc)
+		lines, err := sentLines(sc)
 		if err != nil {
 			t.Errorf("%s: %v", sc.Name, err)
 			continue

@@ -56,10 +56,10 @@ func (l *sentLine) deservesAnswer() bool { return l.kind != lineNotification }
 // describe names the line for a student: its number and its text.
 func (l *sentLine) describe() string { return fmt.Sprintf("line %d %s", l.n, quote(l.text)) }
 
-// readLines splits what a scenario sends into its lines, notes which write
+// sentLines splits what a scenario sends into its lines, notes which write
 // holds the end of each, and ties each of the scenario's expected answers to
 // the line that asks for it. Blank lines are left out: nothing answers them.
-func readLines(sc *scenario.Scenario) ([]*sentLine, error) {
+func sentLines(sc *scenario.Scenario) ([]*sentLine, error) {
 	var data []byte
 	var ends []int // ends[i] is the offset just past write i
 	for _, st := range sc.Steps {

@@ -32,7 +32,7 @@ func sweepScenarios(base []*scenario.Scenario, n int, seed int64) ([]*scenario.S
 		if sc.Ends() != scenario.StepClose || hasAwait(sc) || len(sc.Orders) > 0 {
 			continue
 		}
-		lines, err := readLines(sc)
+		lines, err := sentLines(sc)
 		if err != nil {
 			return nil, err
 		}
