@@ -27,13 +27,13 @@ type dataLesson struct {
 // The server lesson, played against lesson 1's reference server.
 func dataServerLesson() dataLesson {
 	return dataLesson{"testdata/lessons/99-ping-by-data", "99",
-		"pong.empty-result wait.reports-ms unknown.refused garbage.parse-error ids.exact answers.once notifications.silent stdout.messages-only lifecycle.exit-on-eof"}
+		"pong.empty-result wait.reports-ms unknown.refused garbage.parse-error id.unchanged replies.one-each notes.unanswered stdout.clean eof.exit-zero"}
 }
 
 // The client lesson, on lesson 3's servers.
 func dataClientLesson() dataLesson {
 	return dataLesson{"testdata/lessons/98-tools-by-data", "98",
-		"every-page prefixed right-server meta-in-params ids pagination http-headers original-name timeout-teardown"}
+		"every-page prefixed right-server meta-placement fresh-ids cursor-echo post-headers own-names clean-exit"}
 }
 
 // verdict sums up a lab grade --format json report in one line: the score,
@@ -206,7 +206,7 @@ func testDataServerLesson(t *testing.T, dir, bin, servers string) {
 
 	gradeData(t, bin, l, 0, "11/11; passed; failed: ; skipped: ", bin, "serve", "reader")
 	stringify := []string{"python3", filepath.Join(servers, "student_py", "server.py"), "--mistake", "stringify-ids"}
-	gradeData(t, bin, l, 1, "9/11; wrong-answers; failed: ids.exact; skipped: ", stringify...)
+	gradeData(t, bin, l, 1, "9/11; wrong-answers; failed: id.unchanged; skipped: ", stringify...)
 
 	// Each student ships what it runs: the reference a copy of the lab
 	// (the sandbox shows a student nothing of the grader's own binary), so
@@ -216,7 +216,7 @@ func testDataServerLesson(t *testing.T, dir, bin, servers string) {
 		"bad": `exec python3 "$(dirname "$0")/server.py" --mistake stringify-ids`,
 	}, map[string][]string{"ref": {bin}, "bad": {stringify[1]}})
 	gradeClassData(t, bin, l, subs, "student,score,max_score,status,failed,flags\n"+
-		"bad,9,11,graded,ids.exact,\n"+
+		"bad,9,11,graded,id.unchanged,\n"+
 		"ref,11,11,graded,,contains-lab-binary;same-transcript-as-reference\n")
 }
 
@@ -255,14 +255,14 @@ func testDataClientLesson(t *testing.T, dir, bin string) {
 	}
 
 	gradeData(t, bin, l, 0, "11/11; passed; failed: ; skipped: ", bin, "client")
-	gradeData(t, bin, l, 1, "8/11; wrong-answers; failed: every-page,pagination; skipped: ", student, "-mistake", "first-page")
+	gradeData(t, bin, l, 1, "8/11; wrong-answers; failed: every-page,cursor-echo; skipped: ", student, "-mistake", "first-page")
 
 	subs := dataClass(t, filepath.Join(dir, "client"), map[string]string{
 		"ref": `exec "$(dirname "$0")/lab" client "$@"`,
 		"bad": `exec "$(dirname "$0")/student" -mistake first-page "$@"`,
 	}, map[string][]string{"ref": {bin}, "bad": {student}})
 	gradeClassData(t, bin, l, subs, "student,score,max_score,status,failed,flags\n"+
-		"bad,8,11,graded,every-page;pagination,\n"+
+		"bad,8,11,graded,every-page;cursor-echo,\n"+
 		"ref,11,11,graded,,contains-lab-binary;same-transcript-as-reference\n")
 }
 
