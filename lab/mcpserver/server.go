@@ -1,6 +1,7 @@
 // Package mcpserver is mcplab's hand-written, stateless MCP server core for
 // revision 2026-07-28. A Server holds what a server is: its identity, its
-// instructions and its tools. A Conn answers the messages of one connection
+// instructions, its tools and the other methods it answers (resources,
+// prompts), whose families it advertises as its capabilities. A Conn answers the messages of one connection
 // (one stdio process, or one HTTP request), whatever the transport: it
 // checks every request's _meta, answers server/discover and tools/list
 // (paged with opaque cursors) itself, runs tools/call through the tool

@@ -4,8 +4,9 @@
 // binary) that joins the client's pipes to the socket, so the server runs
 // inside the rig while the client sees an ordinary child process. An HTTP
 // server listens on a loopback port. The rig can also play a server badly
-// on purpose: listed but down, a tool that never answers, an event stream
-// that breaks before its response.
+// on purpose: listed but down, a request it never answers, an answer that
+// breaks off before its response. A Hook says which requests: the calls of
+// a tool, the reads of a resource, the gets of a prompt.
 package rig
 
 import (
