@@ -54,6 +54,22 @@ func exitCode(t *testing.T, err error, errb *bytes.Buffer) int {
 // gone reports whether no process pid exists any more (not even a zombie).
 func gone(pid int) bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) }
 
+// killLeft reads the pids a test's server wrote, one a line, to the file
+// pids, and kills those still running; it returns the pids written and
+// the ones it had to kill.
+func killLeft(pids string) (written []string, left []int) {
+	b, _ := os.ReadFile(pids)
+	written = strings.Fields(string(b))
+	for _, f := range written {
+		pid, _ := strconv.Atoi(f)
+		if !gone(pid) {
+			left = append(left, pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	return written, left
+}
+
 // lab validate and lab capture refuse a FIFO or a device at once, naming
 // it; today's code blocked for ever opening the FIFO, deaf to SIGTERM.
 func TestValidateAndCaptureRefuseFIFOAndDevice(t *testing.T) {
@@ -147,17 +163,9 @@ setsid sh -c 'echo $$ > "$1"; exec sleep 3600' sh "$1" &
 read pid < "$1"; echo $pid >> "$2"; cat >/dev/null`
 	cmd, _, errb := labProcess(t, "capture", "-wait", "1s", out, in, "--", "sh", "-c", script, "sh", fifo, pids)
 	code := exitCode(t, cmd.Run(), errb)
-	b, _ := os.ReadFile(pids)
-	var left []int
-	for _, f := range strings.Fields(string(b)) {
-		pid, _ := strconv.Atoi(f)
-		if !gone(pid) {
-			left = append(left, pid)
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
-	}
-	if len(strings.Fields(string(b))) != 2 || len(left) > 0 {
-		t.Errorf("pids %q; still running after lab capture returned: %v", b, left)
+	written, left := killLeft(pids)
+	if len(written) != 2 || len(left) > 0 {
+		t.Errorf("pids %q; still running after lab capture returned: %v", written, left)
 	}
 	wantErr := "lab capture: ended 1 process(es) the server had left running outside its process group " +
 		"(a daemon started with setsid, or its children); a server must end what it starts\n" +
@@ -184,16 +192,8 @@ read pid < "$f"; echo $pid >> "$1/pids"; rm -f "$f"
 LAB_TEST_MAIN=1 exec "$2" serve reader`
 	cmd, out, errb := labProcess(t, "grade", "--lesson", "1", "--", "sh", "-c", script, "sh", dir, exe)
 	code := exitCode(t, cmd.Run(), errb)
-	b, _ := os.ReadFile(pids)
-	var left []int
-	for _, f := range strings.Fields(string(b)) {
-		pid, _ := strconv.Atoi(f)
-		if !gone(pid) {
-			left = append(left, pid)
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
-	}
-	n := len(strings.Fields(string(b)))
+	written, left := killLeft(pids)
+	n := len(written)
 	if n < 2 || n%2 != 0 || len(left) > 0 {
 		t.Errorf("%d pids written; still running after lab grade returned: %v", n, left)
 	}

@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -163,35 +161,7 @@ func TestServeNotes(t *testing.T) {
 func TestServeTickets(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var mu sync.Mutex
-	var stderr strings.Builder
-	logged := func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		return stderr.String()
-	}
-	listening := make(chan string, 1)
-	logw := writerFunc(func(p []byte) (int, error) {
-		mu.Lock()
-		stderr.Write(p)
-		mu.Unlock()
-		if _, rest, ok := strings.Cut(string(p), "listening on "); ok {
-			select {
-			case listening <- strings.Fields(rest)[0]:
-			default:
-			}
-		}
-		return len(p), nil
-	})
-	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: logw, getenv: func(string) string { return "" }}
-	done := make(chan int, 1)
-	go func() { done <- dispatch(ctx, e, []string{"serve", "tickets", "--http", "127.0.0.1:0"}) }()
-	var url string
-	select {
-	case url = <-listening:
-	case code := <-done:
-		t.Fatalf("exited %d before listening: %s", code, logged())
-	}
+	url, done, logged := serveTicketsHTTP(ctx, t)
 	c, err := mcpclient.Connect(ctx, &mcpclient.HTTP{URL: url}, mcpclient.Options{Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)

@@ -7,29 +7,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // ttyBuffer is stderr as a terminal for tests: it says it is one.
-type ttyBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
+type ttyBuffer struct{ testkit.Buffer }
 
-func (w *ttyBuffer) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *ttyBuffer) IsTerminal() bool { return true }
-
-func (w *ttyBuffer) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
-}
+func (*ttyBuffer) IsTerminal() bool { return true }
 
 // gradeWith runs lab grade in-process against the reference server with
 // stderr and the environment given, and returns the exit status and stdout.

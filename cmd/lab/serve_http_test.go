@@ -7,9 +7,10 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // lab serve tickets --http answers a chunk size past 64 bits with 400 and
@@ -18,35 +19,8 @@ import (
 func TestServeTicketsBrokenUploads(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var mu sync.Mutex
-	var stderr strings.Builder
-	logged := func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		return stderr.String()
-	}
-	listening := make(chan string, 1)
-	logw := writerFunc(func(p []byte) (int, error) {
-		mu.Lock()
-		stderr.Write(p)
-		mu.Unlock()
-		if _, rest, ok := strings.Cut(string(p), "listening on http://"); ok {
-			select {
-			case listening <- strings.TrimSuffix(strings.Fields(rest)[0], "/mcp"):
-			default:
-			}
-		}
-		return len(p), nil
-	})
-	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: logw, getenv: func(string) string { return "" }}
-	done := make(chan int, 1)
-	go func() { done <- dispatch(ctx, e, []string{"serve", "tickets", "--http", "127.0.0.1:0"}) }()
-	var addr string
-	select {
-	case addr = <-listening:
-	case code := <-done:
-		t.Fatalf("exited %d before listening: %s", code, logged())
-	}
+	url, done, logged := serveTicketsHTTP(ctx, t)
+	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
 	dial := func(req string) (net.Conn, *bufio.Reader) {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
@@ -96,4 +70,34 @@ func TestServeTicketsBrokenUploads(t *testing.T) {
 	if _, err := stalled.ReadByte(); err == nil {
 		t.Error("the stalled upload's connection is still open after the server stopped")
 	}
+}
+
+// serveTicketsHTTP runs lab serve tickets --http on a free port of the
+// loopback, in this process, until ctx ends. It returns the URL the server
+// says it listens on, the channel its exit status comes on, and what it
+// has written on stderr so far; a server that exits before it listens
+// fails t.
+func serveTicketsHTTP(ctx context.Context, t *testing.T) (url string, done <-chan int, logged func() string) {
+	t.Helper()
+	var stderr testkit.Buffer
+	listening := make(chan string, 1)
+	logw := writerFunc(func(p []byte) (int, error) {
+		stderr.Write(p)
+		if _, rest, ok := strings.Cut(string(p), "listening on "); ok {
+			select {
+			case listening <- strings.Fields(rest)[0]:
+			default:
+			}
+		}
+		return len(p), nil
+	})
+	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: logw, getenv: func(string) string { return "" }}
+	exited := make(chan int, 1)
+	go func() { exited <- dispatch(ctx, e, []string{"serve", "tickets", "--http", "127.0.0.1:0"}) }()
+	select {
+	case url = <-listening:
+	case code := <-exited:
+		t.Fatalf("exited %d before listening: %s", code, stderr.String())
+	}
+	return url, exited, stderr.String
 }
