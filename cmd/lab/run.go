@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/grading/clientlesson"
-	"github.com/mcplab/mcplab/grading/serverlesson"
 	"github.com/mcplab/mcplab/lab/clientscenario"
 	"github.com/mcplab/mcplab/lab/proc"
 
@@ -40,18 +39,26 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err := checkRunFormat(*format, *out); err != nil {
 		return exitCannot, err
 	}
+	mode, err := runModeFor(lesson)
+	if err != nil {
+		return exitInternal, err
+	}
+	a := runArgs{file: *scenarioFile, command: command, times: *times, noModel: *noModel}
 	if *format == "html" {
-		return runHTML(ctx, e, lesson, *scenarioFile, *out, command)
+		return runHTML(ctx, e, lesson, mode, a, *out)
 	}
-	if lesson.Subject == "client" {
-		return runClient(ctx, e, lesson, *scenarioFile, *times, command)
-	}
-	if code, err := playServerRun(ctx, lesson, *scenarioFile, command, func(_ *scenario.Scenario, ev client.Event) {
-		fmt.Fprintln(e.stdout, ev.Line(*times))
+	return mode.text(ctx, e, lesson, a)
+}
+
+// runServer plays a server lesson's scenario, printing each event as it
+// happens, then the model step.
+func runServer(ctx context.Context, e *env, lesson *lessons.Manifest, a runArgs) (int, error) {
+	if code, err := playServerRun(ctx, lesson, a.file, a.command, func(_ *scenario.Scenario, ev client.Event) {
+		fmt.Fprintln(e.stdout, ev.Line(a.times))
 	}); err != nil {
 		return code, err
 	}
-	if !*noModel && lesson.Model != "" {
+	if !a.noModel && lesson.Model != "" {
 		if err := modelStep(ctx, e, lesson); err != nil {
 			return exitInternal, err
 		}
@@ -94,8 +101,8 @@ func modelStep(ctx context.Context, e *env, lesson *lessons.Manifest) error {
 // scenario's servers, and the transcript shows the commands, every message
 // between the client and each server, and the answers. With no COMMAND the
 // client is the lab's own (lab client).
-func runClient(ctx context.Context, e *env, lesson *lessons.Manifest, file string, times bool, command []string) (int, error) {
-	cr, code, err := loadClientRun(lesson, file, command)
+func runClient(ctx context.Context, e *env, lesson *lessons.Manifest, a runArgs) (int, error) {
+	cr, code, err := loadClientRun(lesson, a.file, a.command)
 	if err != nil {
 		return code, err
 	}
@@ -111,7 +118,7 @@ func runClient(ctx context.Context, e *env, lesson *lessons.Manifest, file strin
 	fmt.Fprintln(e.stderr, rigSubstitutions(sc))
 	show := func(ev grading.Event) {
 		if !isRigConfigNote(ev) {
-			fmt.Fprintln(e.stdout, clientLine(ev, times))
+			fmt.Fprintln(e.stdout, clientLine(ev, a.times))
 		}
 	}
 	if err := clientlesson.WatchClient(ctx, sc, starter, dir, []string{self, "relay"}, show); err != nil {
@@ -248,7 +255,7 @@ func playServerRun(ctx context.Context, lesson *lessons.Manifest, file string, c
 		return exitCannot, err
 	}
 	run, err := client.Play(ctx, sc, starter, client.Options{
-		Ready:   serverlesson.ReadinessFor(lesson),
+		Ready:   client.ReadinessOf(lesson.Ready.Kind, lesson.Ready.Pattern, lesson.Ready.Probe),
 		OnEvent: func(ev client.Event) { onEvent(sc, ev) },
 	})
 	if err != nil {

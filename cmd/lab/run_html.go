@@ -64,13 +64,9 @@ func (l *eventLog) all() []grading.Event {
 // runHTML plays the lesson's scenario (or the file named) against COMMAND,
 // or the lesson's own program, as lab run does, and writes the page of the
 // run to out, or to stdout. The model step is not part of the page.
-func runHTML(ctx context.Context, e *env, lesson *lessons.Manifest, file, out string, command []string) (int, error) {
+func runHTML(ctx context.Context, e *env, lesson *lessons.Manifest, mode runMode, a runArgs, out string) (int, error) {
 	var log eventLog
-	if lesson.Subject == "client" {
-		if code, err := runClientHTML(ctx, lesson, file, command, &log); err != nil {
-			return code, err
-		}
-	} else if code, err := runServerHTML(ctx, lesson, file, command, &log); err != nil {
+	if code, err := mode.html(ctx, lesson, a, &log); err != nil {
 		return code, err
 	}
 	var b bytes.Buffer
@@ -89,8 +85,8 @@ func runHTML(ctx context.Context, e *env, lesson *lessons.Manifest, file, out st
 }
 
 // runServerHTML plays a server lesson's scenario and logs its events.
-func runServerHTML(ctx context.Context, lesson *lessons.Manifest, file string, command []string, log *eventLog) (int, error) {
-	return playServerRun(ctx, lesson, file, command, func(sc *scenario.Scenario, ev client.Event) {
+func runServerHTML(ctx context.Context, lesson *lessons.Manifest, a runArgs, log *eventLog) (int, error) {
+	return playServerRun(ctx, lesson, a.file, a.command, func(sc *scenario.Scenario, ev client.Event) {
 		log.add(grading.Event{Scenario: sc.Name, AtMS: ev.At.Milliseconds(), Kind: ev.Kind, Text: ev.Text})
 	})
 }
@@ -98,8 +94,8 @@ func runServerHTML(ctx context.Context, lesson *lessons.Manifest, file string, c
 // runClientHTML plays a client lesson's scenario with the lab as the
 // servers and logs its events, leaving out the rig's own configuration
 // (relay sockets, free ports), which the student never writes.
-func runClientHTML(ctx context.Context, lesson *lessons.Manifest, file string, command []string, log *eventLog) (int, error) {
-	cr, code, err := loadClientRun(lesson, file, command)
+func runClientHTML(ctx context.Context, lesson *lessons.Manifest, a runArgs, log *eventLog) (int, error) {
+	cr, code, err := loadClientRun(lesson, a.file, a.command)
 	if err != nil {
 		return code, err
 	}

@@ -27,13 +27,7 @@ import (
 // scenario's own process (lab run does); Grade does not (see
 // ScenarioReadiness).
 func ReadinessFor(m *lessons.Manifest) client.Readiness {
-	switch m.Ready.Kind {
-	case "none":
-		return client.Readiness{None: true}
-	case "probe":
-		return client.Readiness{Probe: []byte(m.Ready.Probe + "\n")}
-	}
-	return client.Readiness{Stderr: m.Ready.Pattern}
+	return client.ReadinessOf(m.Ready.Kind, m.Ready.Pattern, m.Ready.Probe)
 }
 
 // ScenarioReadiness is how the grader waits for a lesson's server before
