@@ -1,11 +1,12 @@
 package grading
 
 import (
-	"bytes"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // fakeTerm is a terminal for tests: each write is handed to the test on
@@ -218,16 +219,7 @@ func TestLiveClass(t *testing.T) {
 }
 
 // plainWriter is a pipe or a file: not a terminal.
-type plainWriter struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *plainWriter) Write(b []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(b)
-}
+type plainWriter struct{ testkit.Buffer }
 
 // TestOffTerminalLines: off a terminal only the lines that stay are
 // written, with no escape codes and no carriage return: the calibration's
@@ -248,7 +240,7 @@ func TestOffTerminalLines(t *testing.T) {
 		"lab grade-class: [1/3] ann: 21/21 passed; about 20s left\n" +
 		"lab grade-class: [2/3] ben: 19/21 wrong-answers; about 8s left\n" +
 		"lab grade-class: [3/3] c\\x1b[2Jleo: could not grade: could-not-start\n"
-	if got := w.b.String(); got != want {
+	if got := w.String(); got != want {
 		t.Errorf("wrote\n%q\nwant\n%q", got, want)
 	}
 }
