@@ -22,18 +22,21 @@ import (
 const testScale = "4"
 
 type ghWorkflow struct {
-	On   map[string]any `yaml:"on"`
-	Jobs map[string]struct {
-		RunsOn string            `yaml:"runs-on"`
-		Env    map[string]string `yaml:"env"`
-		Steps  []struct {
-			ID   string         `yaml:"id"`
-			Name string         `yaml:"name"`
-			Uses string         `yaml:"uses"`
-			With map[string]any `yaml:"with"`
-			Run  string         `yaml:"run"`
-		} `yaml:"steps"`
-	} `yaml:"jobs"`
+	On   map[string]any   `yaml:"on"`
+	Jobs map[string]ghJob `yaml:"jobs"`
+}
+
+// ghJob is one job of a GitHub workflow, as far as the tests read it.
+type ghJob struct {
+	RunsOn string            `yaml:"runs-on"`
+	Env    map[string]string `yaml:"env"`
+	Steps  []struct {
+		ID   string         `yaml:"id"`
+		Name string         `yaml:"name"`
+		Uses string         `yaml:"uses"`
+		With map[string]any `yaml:"with"`
+		Run  string         `yaml:"run"`
+	} `yaml:"steps"`
 }
 
 type glJob struct {
@@ -125,128 +128,179 @@ func TestAssignmentCI(t *testing.T) {
 	}
 }
 
+// ciWant is what grading an assignment's starter in CI must give: the
+// lesson it pins, the score its README states and the exit that follows.
+type ciWant struct {
+	lesson, score, max, exit int
+}
+
+// testAssignment writes the assignment of lesson m in lang twice, once for
+// each CI, and checks the files, the CI configuration and what its grading
+// step gives against the score the starter's README states.
 func testAssignment(t *testing.T, m *lessons.Manifest, lang, labDir string) {
-	want, max := statedScore(t, m, lang)
-	wantExit := 0
-	if want < max {
-		wantExit = 1
+	want := ciWant{lesson: m.Number}
+	want.score, want.max = statedScore(t, m, lang)
+	if want.score < want.max {
+		want.exit = 1
 	}
 	for _, ci := range []string{"github", "gitlab"} {
 		dir := filepath.Join(t.TempDir(), "repo")
 		if code, _, errOut := lab(t, "assignment", "--lesson", strconv.Itoa(m.Number), "--lang", lang, "--lab-version", "v0.9.1", dir); code != 0 {
 			t.Fatalf("lab assignment: exit %d: %s", code, errOut)
 		}
-		for _, f := range []string{"run", "README.md", "STARTER.md"} {
-			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-				t.Errorf("the assignment has no %s", f)
-			}
-		}
-		if info, err := os.Stat(filepath.Join(dir, "run")); err != nil || info.Mode()&0o111 == 0 {
-			t.Errorf("run is not executable: %v", info)
-		}
-		readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
-		if !strings.Contains(string(readme), "go install github.com/mcplab/mcplab/cmd/lab@v0.9.1") {
-			t.Errorf("README.md does not say how to install the pinned lab:\n%s", readme)
-		}
-		if strings.Contains(string(readme), "LAB_v") || strings.Count(string(readme), "`LAB_VERSION`") != 2 {
-			t.Errorf("README.md does not name the CI variable LAB_VERSION where it should:\n%s", readme)
-		}
+		checkAssignmentFiles(t, dir)
 		switch ci {
 		case "github":
-			data, err := os.ReadFile(filepath.Join(dir, ".github", "workflows", "grade.yml"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var wf ghWorkflow
-			if err := yaml.Unmarshal(data, &wf); err != nil {
-				t.Fatalf("grade.yml is not YAML: %v\n%s", err, data)
-			}
-			job, ok := wf.Jobs["grade"]
-			if !ok || job.RunsOn == "" || wf.On == nil {
-				t.Fatalf("grade.yml has no grade job with runs-on and triggers:\n%s", data)
-			}
-			if job.Env["LAB_VERSION"] != "v0.9.1" || job.Env["LAB_LESSON"] != strconv.Itoa(m.Number) {
-				t.Errorf("grade.yml env = %v", job.Env)
-			}
-			var grade, install string
-			uses := map[string]bool{}
-			for _, s := range job.Steps {
-				uses[strings.Split(s.Uses, "@")[0]] = true
-				if s.ID == "grade" {
-					grade = s.Run
-				}
-				if strings.Contains(s.Run, "go install") {
-					install = s.Run
-				}
-			}
-			if !uses["actions/checkout"] || !uses["actions/setup-go"] {
-				t.Errorf("grade.yml does not check out and set up Go: %v", uses)
-			}
-			if !strings.Contains(install, "github.com/mcplab/mcplab/cmd/lab@${LAB_VERSION}") {
-				t.Errorf("grade.yml does not install the pinned lab: %q", install)
-			}
-			if grade == "" {
-				t.Fatalf("grade.yml has no step with id grade:\n%s", data)
-			}
-			summary := filepath.Join(t.TempDir(), "summary.md")
-			code, out := runCI(t, dir, labDir, grade, job.Env, "GITHUB_STEP_SUMMARY="+summary, "GITHUB_ACTIONS=true")
-			if code != wantExit {
-				t.Errorf("GitHub grading step exited %d, want %d:\n%s", code, wantExit, out)
-			}
-			if wantLine := fmt.Sprintf("::notice title=Autograding complete::Points %d/%d\n", want, max); !strings.Contains(out, wantLine) {
-				t.Errorf("GitHub grading step did not print %q:\n%s", wantLine, out)
-			}
-			md, _ := os.ReadFile(summary)
-			if !strings.Contains(string(md), "| Result | Check | Points |") {
-				t.Errorf("the job summary has no Markdown report:\n%s", md)
-			}
+			checkGitHubCI(t, dir, labDir, want)
 		case "gitlab":
-			data, err := os.ReadFile(filepath.Join(dir, ".gitlab-ci.yml"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var jobs map[string]glJob
-			if err := yaml.Unmarshal(data, &jobs); err != nil {
-				t.Fatalf(".gitlab-ci.yml is not YAML: %v\n%s", err, data)
-			}
-			job, ok := jobs["grade"]
-			if !ok || job.Image == "" || len(job.Script) == 0 {
-				t.Fatalf(".gitlab-ci.yml has no grade job with an image and a script:\n%s", data)
-			}
-			if job.Artifacts.Reports["junit"] != "report.xml" || job.Artifacts.When != "always" {
-				t.Errorf(".gitlab-ci.yml does not keep the JUnit report: %+v", job.Artifacts)
-			}
-			if !strings.Contains(strings.Join(job.BeforeScript, "\n"), "github.com/mcplab/mcplab/cmd/lab@${LAB_VERSION}") {
-				t.Errorf(".gitlab-ci.yml does not install the pinned lab: %q", job.BeforeScript)
-			}
-			code, out := runCI(t, dir, labDir, strings.Join(job.Script, "\n"), job.Variables)
-			if code != wantExit {
-				t.Errorf("GitLab script exited %d, want %d:\n%s", code, wantExit, out)
-			}
-			x, err := os.ReadFile(filepath.Join(dir, "report.xml"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var suites struct {
-				Suites []struct {
-					Props []struct {
-						Name  string `xml:"name,attr"`
-						Value string `xml:"value,attr"`
-					} `xml:"properties>property"`
-				} `xml:"testsuite"`
-			}
-			if err := xml.Unmarshal(x, &suites); err != nil || len(suites.Suites) != 1 {
-				t.Fatalf("report.xml is not one JUnit suite: %v\n%s", err, x)
-			}
-			got := map[string]string{}
-			for _, p := range suites.Suites[0].Props {
-				got[p.Name] = p.Value
-			}
-			if got["score"] != strconv.Itoa(want) || got["max_score"] != strconv.Itoa(max) {
-				t.Errorf("report.xml scores %s/%s, the README states %d/%d", got["score"], got["max_score"], want, max)
-			}
+			checkGitLabCI(t, dir, labDir, want)
 		}
 	}
+}
+
+// checkAssignmentFiles checks the files of the assignment in dir: the run
+// script, executable, and a README that says how to install the pinned lab
+// and names the CI variable LAB_VERSION.
+func checkAssignmentFiles(t *testing.T, dir string) {
+	t.Helper()
+	for _, f := range []string{"run", "README.md", "STARTER.md"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("the assignment has no %s", f)
+		}
+	}
+	if info, err := os.Stat(filepath.Join(dir, "run")); err != nil || info.Mode()&0o111 == 0 {
+		t.Errorf("run is not executable: %v", info)
+	}
+	readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
+	if !strings.Contains(string(readme), "go install github.com/mcplab/mcplab/cmd/lab@v0.9.1") {
+		t.Errorf("README.md does not say how to install the pinned lab:\n%s", readme)
+	}
+	if strings.Contains(string(readme), "LAB_v") || strings.Count(string(readme), "`LAB_VERSION`") != 2 {
+		t.Errorf("README.md does not name the CI variable LAB_VERSION where it should:\n%s", readme)
+	}
+}
+
+// checkGitHubCI checks the assignment's GitHub workflow: a grade job that
+// checks out, sets up Go and installs the pinned lab, and whose grading
+// step, run, exits as the score says, prints the "Points X/Y" line GitHub
+// Classroom reads and writes the Markdown report to the job summary.
+func checkGitHubCI(t *testing.T, dir, labDir string, want ciWant) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, ".github", "workflows", "grade.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf ghWorkflow
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatalf("grade.yml is not YAML: %v\n%s", err, data)
+	}
+	job, ok := wf.Jobs["grade"]
+	if !ok || job.RunsOn == "" || wf.On == nil {
+		t.Fatalf("grade.yml has no grade job with runs-on and triggers:\n%s", data)
+	}
+	if job.Env["LAB_VERSION"] != "v0.9.1" || job.Env["LAB_LESSON"] != strconv.Itoa(want.lesson) {
+		t.Errorf("grade.yml env = %v", job.Env)
+	}
+	grade := checkGitHubSteps(t, job)
+	if grade == "" {
+		t.Fatalf("grade.yml has no step with id grade:\n%s", data)
+	}
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	code, out := runCI(t, dir, labDir, grade, job.Env, "GITHUB_STEP_SUMMARY="+summary, "GITHUB_ACTIONS=true")
+	if code != want.exit {
+		t.Errorf("GitHub grading step exited %d, want %d:\n%s", code, want.exit, out)
+	}
+	if wantLine := fmt.Sprintf("::notice title=Autograding complete::Points %d/%d\n", want.score, want.max); !strings.Contains(out, wantLine) {
+		t.Errorf("GitHub grading step did not print %q:\n%s", wantLine, out)
+	}
+	md, _ := os.ReadFile(summary)
+	if !strings.Contains(string(md), "| Result | Check | Points |") {
+		t.Errorf("the job summary has no Markdown report:\n%s", md)
+	}
+}
+
+// checkGitHubSteps checks that the grade job's steps check out, set up Go
+// and install the pinned lab, and returns the script of its step "grade".
+func checkGitHubSteps(t *testing.T, job ghJob) (grade string) {
+	t.Helper()
+	var install string
+	uses := map[string]bool{}
+	for _, s := range job.Steps {
+		uses[strings.Split(s.Uses, "@")[0]] = true
+		if s.ID == "grade" {
+			grade = s.Run
+		}
+		if strings.Contains(s.Run, "go install") {
+			install = s.Run
+		}
+	}
+	if !uses["actions/checkout"] || !uses["actions/setup-go"] {
+		t.Errorf("grade.yml does not check out and set up Go: %v", uses)
+	}
+	if !strings.Contains(install, "github.com/mcplab/mcplab/cmd/lab@${LAB_VERSION}") {
+		t.Errorf("grade.yml does not install the pinned lab: %q", install)
+	}
+	return grade
+}
+
+// checkGitLabCI checks the assignment's .gitlab-ci.yml: a grade job with an
+// image that installs the pinned lab and keeps the JUnit report, and whose
+// script, run, exits as the score says and writes a report.xml that scores
+// what the README states.
+func checkGitLabCI(t *testing.T, dir, labDir string, want ciWant) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, ".gitlab-ci.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jobs map[string]glJob
+	if err := yaml.Unmarshal(data, &jobs); err != nil {
+		t.Fatalf(".gitlab-ci.yml is not YAML: %v\n%s", err, data)
+	}
+	job, ok := jobs["grade"]
+	if !ok || job.Image == "" || len(job.Script) == 0 {
+		t.Fatalf(".gitlab-ci.yml has no grade job with an image and a script:\n%s", data)
+	}
+	if job.Artifacts.Reports["junit"] != "report.xml" || job.Artifacts.When != "always" {
+		t.Errorf(".gitlab-ci.yml does not keep the JUnit report: %+v", job.Artifacts)
+	}
+	if !strings.Contains(strings.Join(job.BeforeScript, "\n"), "github.com/mcplab/mcplab/cmd/lab@${LAB_VERSION}") {
+		t.Errorf(".gitlab-ci.yml does not install the pinned lab: %q", job.BeforeScript)
+	}
+	code, out := runCI(t, dir, labDir, strings.Join(job.Script, "\n"), job.Variables)
+	if code != want.exit {
+		t.Errorf("GitLab script exited %d, want %d:\n%s", code, want.exit, out)
+	}
+	got := junitProperties(t, filepath.Join(dir, "report.xml"))
+	if got["score"] != strconv.Itoa(want.score) || got["max_score"] != strconv.Itoa(want.max) {
+		t.Errorf("report.xml scores %s/%s, the README states %d/%d", got["score"], got["max_score"], want.score, want.max)
+	}
+}
+
+// junitProperties reads the JUnit report at path, which must hold one
+// suite, and returns the properties of that suite by name.
+func junitProperties(t *testing.T, path string) map[string]string {
+	t.Helper()
+	x, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suites struct {
+		Suites []struct {
+			Props []struct {
+				Name  string `xml:"name,attr"`
+				Value string `xml:"value,attr"`
+			} `xml:"properties>property"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(x, &suites); err != nil || len(suites.Suites) != 1 {
+		t.Fatalf("report.xml is not one JUnit suite: %v\n%s", err, x)
+	}
+	got := map[string]string{}
+	for _, p := range suites.Suites[0].Props {
+		got[p.Name] = p.Value
+	}
+	return got
 }
 
 func TestAssignmentRefuses(t *testing.T) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -32,7 +31,6 @@ func TestGradeClassStopIsExactUnderLoad(t *testing.T) {
 		_ = busy.Process.Kill()
 		_ = busy.Wait()
 	})
-	subs := filepath.Join(dir, "class")
 	// Each submission holds its own copy of the bash test server, as a
 	// student's would: the sandbox shows a program nothing else of /tmp.
 	server, err := os.ReadFile(filepath.Join(servers, "student_sh", "server.sh"))
@@ -43,63 +41,28 @@ func TestGradeClassStopIsExactUnderLoad(t *testing.T) {
 	hang := "#!/bin/sh\nexec bash \"$(dirname \"$0\")/server.sh\" --mistake hang\n"
 	// With two at a time: ann and bob start; once ann is graded, cat takes
 	// its place; dan waits for a place that never frees before the signal.
-	for name, run := range map[string]string{"ann": good, "bob": hang, "cat": hang, "dan": good} {
-		if err := os.MkdirAll(filepath.Join(subs, name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(subs, name, "run"), []byte(run), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(subs, name, "server.sh"), server, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	subs := writeClass(t, filepath.Join(dir, "class"), map[string]string{"ann": good, "bob": hang, "cat": hang, "dan": good},
+		map[string][]byte{"server.sh": server})
 	out := filepath.Join(dir, "results")
 	// Deadlines × 5: bob's and cat's runs last minutes, however slow ann's
 	// is on a loaded machine (a correct server never waits for a deadline).
-	cmd := exec.Command(bin, "grade-class", "--out", out, "--time-scale", "5", "--jobs", "2", subs)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var log strings.Builder
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		log.WriteString(sc.Text() + "\n")
-		if strings.Contains(sc.Text(), "[1/4] ann") {
-			break
-		}
-	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	rest := make(chan struct{})
-	go func() {
-		defer close(rest)
-		for sc.Scan() {
-			log.WriteString(sc.Text() + "\n")
-		}
-	}()
-	ended := make(chan error, 1)
-	go func() { ended <- cmd.Wait() }()
-	timer := time.NewTimer(60 * time.Second) // generous under load; bob's deadlines alone take longer
-	defer timer.Stop()
-	select {
-	case err = <-ended:
-	case <-timer.C:
-		_ = cmd.Process.Kill()
-		<-ended
-		<-rest
-		t.Fatalf("grade-class still ran 60 s after SIGTERM; stderr:\n%s", log.String())
-	}
-	<-rest
+	p := startClassProc(t, bin, "grade-class", "--out", out, "--time-scale", "5", "--jobs", "2", subs)
+	p.readUntil(func(line string) bool { return strings.Contains(line, "[1/4] ann") })
+	// generous under load; bob's deadlines alone take longer
+	err = p.endWith(t, syscall.SIGTERM, 60*time.Second)
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
 		t.Errorf("exit: %v, want status 2", err)
 	}
+	checkStoppedAfterAnn(t, out, p.log.String())
+}
+
+// checkStoppedAfterAnn checks the results folder out and the stderr log of
+// a class stopped once ann alone was graded: grades.csv, stderr and
+// summary.md count ann graded and name bob, cat and dan not graded, who
+// have no report folder.
+func checkStoppedAfterAnn(t *testing.T, out, log string) {
+	t.Helper()
 	lesson, err := serverlesson.Load(1, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -117,8 +80,8 @@ func TestGradeClassStopIsExactUnderLoad(t *testing.T) {
 	if string(grades) != want {
 		t.Errorf("grades.csv:\n%s\nwant:\n%s", grades, want)
 	}
-	if w := "1 of 4 submissions graded"; !strings.Contains(log.String(), w) || !strings.Contains(log.String(), "3 not graded (bob, cat, dan)") {
-		t.Errorf("stderr does not count 1 graded and 3 not graded (bob, cat, dan):\n%s", log.String())
+	if w := "1 of 4 submissions graded"; !strings.Contains(log, w) || !strings.Contains(log, "3 not graded (bob, cat, dan)") {
+		t.Errorf("stderr does not count 1 graded and 3 not graded (bob, cat, dan):\n%s", log)
 	}
 	summary, err := os.ReadFile(filepath.Join(out, "summary.md"))
 	if err != nil {

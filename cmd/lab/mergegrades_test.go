@@ -18,9 +18,8 @@ import (
 // verdict, and returns its folder.
 func shardClass(t *testing.T, dir, servers string) string {
 	t.Helper()
-	subs := filepath.Join(dir, "class")
 	py := "#!/bin/sh\nexec python3 " + servers + "/student_py/server.py"
-	for name, run := range map[string]string{
+	subs := writeClass(t, filepath.Join(dir, "class"), map[string]string{
 		"ann":   "#!/bin/sh\nexec bash " + servers + "/student_sh/server.sh\n",
 		"ben":   py + " --mistake banner\n",
 		"cleo":  "",
@@ -31,16 +30,7 @@ func shardClass(t *testing.T, dir, servers string) string {
 		"hana":  py + " --mistake crash-on-bad-json\n",
 		"ivo":   "#!/bin/sh\nexit 3\n",
 		"=SUM(": py + "\n",
-	} {
-		if err := os.MkdirAll(filepath.Join(subs, name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if run != "" {
-			if err := os.WriteFile(filepath.Join(subs, name, "run"), []byte(run), 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	}, nil)
 	if err := os.WriteFile(filepath.Join(subs, "notes.txt"), []byte("not a student\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -120,6 +110,20 @@ func TestShardsMergeLikeOneRun(t *testing.T) {
 	if code, _, errOut := runLab(t, bin, "grade-class", "--time-scale", scale, "--format", "json,junit", "--out", whole, subs); code != 0 {
 		t.Fatalf("grade-class: exit %d\n%s", code, errOut)
 	}
+	shards := gradeInShards(t, bin, dir, subs, scale)
+	merged := filepath.Join(dir, "merged")
+	code, stdout, errOut := runLab(t, bin, append([]string{"merge-grades", merged}, shards...)...)
+	if code != 0 {
+		t.Fatalf("merge-grades: exit %d\n%s", code, errOut)
+	}
+	checkMergedLikeWhole(t, whole, merged, stdout)
+	checkMergeRefuses(t, bin, dir, subs, shards)
+}
+
+// gradeInShards grades the class of ten students subs in three shards,
+// into dir/shard-K, and returns their folders; together they hold the ten.
+func gradeInShards(t *testing.T, bin, dir, subs, scale string) []string {
+	t.Helper()
 	var shards []string
 	held := 0
 	for k := 1; k <= 3; k++ {
@@ -138,11 +142,15 @@ func TestShardsMergeLikeOneRun(t *testing.T) {
 	if held != 10 {
 		t.Fatalf("the shards hold %d students, want 10", held)
 	}
-	merged := filepath.Join(dir, "merged")
-	code, stdout, errOut := runLab(t, bin, append([]string{"merge-grades", merged}, shards...)...)
-	if code != 0 {
-		t.Fatalf("merge-grades: exit %d\n%s", code, errOut)
-	}
+	return shards
+}
+
+// checkMergedLikeWhole checks the merged results folder against the one
+// run's, whole: grades.csv and the class page byte for byte, the same
+// report tree, and a summary (which merge-grades printed, stdout) the
+// same past its line of timings and sandbox.
+func checkMergedLikeWhole(t *testing.T, whole, merged, stdout string) {
+	t.Helper()
 	want, _ := os.ReadFile(filepath.Join(whole, "grades.csv"))
 	got, _ := os.ReadFile(filepath.Join(merged, "grades.csv"))
 	if len(want) == 0 || !bytes.Equal(got, want) {
@@ -164,7 +172,15 @@ func TestShardsMergeLikeOneRun(t *testing.T) {
 	if stdout != string(summary) || wantTail == "" || gotTail != wantTail || !strings.Contains(stdout, "Not submission folders, ignored: notes") {
 		t.Errorf("merge-grades printed, or summary.md holds, not the class's summary:\n%s\nwant, from the score distribution on:\n%s", stdout, wantTail)
 	}
+}
 
+// checkMergeRefuses checks that merge-grades refuses each kind of
+// mismatch among the three shards (one missing or given twice, another
+// scale, lab version or lesson, a shard stopped, shards that split the
+// class differently, a folder that is no results, a student in two
+// shards), exiting 2 and leaving no output behind.
+func checkMergeRefuses(t *testing.T, bin, dir, subs string, shards []string) {
+	t.Helper()
 	bad := filepath.Join(dir, "bad")
 	if err := os.Mkdir(bad, 0o755); err != nil {
 		t.Fatal(err)

@@ -38,25 +38,60 @@ func TestResumeCalibrated(t *testing.T) {
 		t.Skip("-short: builds the lab and grades a class three times")
 	}
 	dir, bin, servers := labForClass(t)
-	subs := filepath.Join(dir, "class")
-	for name, run := range map[string]string{
+	subs := writeClass(t, filepath.Join(dir, "class"), map[string]string{
 		"ann":  "#!/bin/sh\nexec bash " + servers + "/student_sh/server.sh\n",
 		"ben":  "#!/bin/sh\nexec python3 " + servers + "/student_py/server.py --mistake banner\n",
 		"cleo": "",
-	} {
-		if err := os.MkdirAll(filepath.Join(subs, name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if run != "" {
-			if err := os.WriteFile(filepath.Join(subs, name, "run"), []byte(run), 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	}, nil)
 	first := filepath.Join(dir, "first")
 	if code, _, errOut := runLab(t, bin, "grade-class", "--out", first, subs); code != 0 {
 		t.Fatalf("grade-class: exit %d\n%s", code, errOut)
 	}
+	scale := checkCalibratedScale(t, first)
+
+	// ben's files change; cleo could not be graded: both are graded again.
+	run := filepath.Join(subs, "ben", "run")
+	old, _ := os.ReadFile(run)
+	if err := os.WriteFile(run, append(old, "# edited after the first run\n"...), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	resumed := filepath.Join(dir, "resumed")
+	code, _, errOut := runLab(t, bin, "grade-class", "--resume-from", first, "--out", resumed, subs)
+	if code != 0 {
+		t.Fatalf("grade-class --resume-from: exit %d\n%s", code, errOut)
+	}
+	checkResumedUnderScale(t, first, resumed, errOut, scale)
+
+	// Another scale reuses nothing, and says why for every student.
+	other := scale + 1
+	again := filepath.Join(dir, "again")
+	code, _, errOut = runLab(t, bin, "grade-class", "--time-scale", fmt.Sprint(other), "--resume-from", resumed, "--out", again, subs)
+	if code != 0 {
+		t.Fatalf("grade-class --time-scale %g --resume-from: exit %d\n%s", other, code, errOut)
+	}
+	want := []string{
+		fmt.Sprintf("lab grade-class: none of the earlier results in %s is reused: 3 were graded with deadlines × %g, not the × %g asked for "+
+			"(leave out --time-scale to reuse them under their own scale)\n", resumed, scale, other),
+		fmt.Sprintf("lab grade-class: 0 of 3 results reused from %s\n", resumed),
+	}
+	for _, name := range []string{"ann", "ben", "cleo"} {
+		want = append(want, fmt.Sprintf("lab grade-class: %s: graded again, not reused: it was graded with deadlines × %g, not the × %g of this run\n", name, scale, other))
+	}
+	for _, line := range want {
+		if !strings.Contains(errOut, line) {
+			t.Errorf("stderr lacks %q:\n%s", line, errOut)
+		}
+	}
+	if got := recordScale(t, again, "ann"); got != other {
+		t.Errorf("ann's new record has time_scale %g, want %g", got, other)
+	}
+}
+
+// checkCalibratedScale checks that the calibrated run into first recorded
+// the scale it calibrated and used, in class.json and in every student's
+// record, and returns it.
+func checkCalibratedScale(t *testing.T, first string) float64 {
+	t.Helper()
 	var whole struct {
 		Class struct {
 			TimeScale float64 `json:"TimeScale"`
@@ -78,18 +113,15 @@ func TestResumeCalibrated(t *testing.T) {
 			t.Errorf("%s's record has time_scale %g, ann's %g", name, got, scale)
 		}
 	}
+	return scale
+}
 
-	// ben's files change; cleo could not be graded: both are graded again.
-	run := filepath.Join(subs, "ben", "run")
-	old, _ := os.ReadFile(run)
-	if err := os.WriteFile(run, append(old, "# edited after the first run\n"...), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	resumed := filepath.Join(dir, "resumed")
-	code, _, errOut := runLab(t, bin, "grade-class", "--resume-from", first, "--out", resumed, subs)
-	if code != 0 {
-		t.Fatalf("grade-class --resume-from: exit %d\n%s", code, errOut)
-	}
+// checkResumedUnderScale checks the run resumed from first into resumed,
+// whose stderr is errOut: under the earlier scale, without calibrating, it
+// reused ann's record byte for byte, graded ben (changed) and cleo (could
+// not start) again, saying why, and gave the same grades.csv.
+func checkResumedUnderScale(t *testing.T, first, resumed, errOut string, scale float64) {
+	t.Helper()
 	for _, line := range []string{
 		fmt.Sprintf("lab grade-class: 3 earlier results in %s may be reused, where the submission's files are unchanged (0 graded otherwise, not reused); its deadlines: × %g\n", first, scale),
 		fmt.Sprintf("; deadlines × %g\n", scale),
@@ -116,29 +148,5 @@ func TestResumeCalibrated(t *testing.T) {
 	g2, _ := os.ReadFile(filepath.Join(resumed, "grades.csv"))
 	if len(g1) == 0 || !bytes.Equal(g1, g2) {
 		t.Errorf("grades.csv of the resumed run:\n%s\nwant:\n%s", g2, g1)
-	}
-
-	// Another scale reuses nothing, and says why for every student.
-	other := scale + 1
-	again := filepath.Join(dir, "again")
-	code, _, errOut = runLab(t, bin, "grade-class", "--time-scale", fmt.Sprint(other), "--resume-from", resumed, "--out", again, subs)
-	if code != 0 {
-		t.Fatalf("grade-class --time-scale %g --resume-from: exit %d\n%s", other, code, errOut)
-	}
-	want := []string{
-		fmt.Sprintf("lab grade-class: none of the earlier results in %s is reused: 3 were graded with deadlines × %g, not the × %g asked for "+
-			"(leave out --time-scale to reuse them under their own scale)\n", resumed, scale, other),
-		fmt.Sprintf("lab grade-class: 0 of 3 results reused from %s\n", resumed),
-	}
-	for _, name := range []string{"ann", "ben", "cleo"} {
-		want = append(want, fmt.Sprintf("lab grade-class: %s: graded again, not reused: it was graded with deadlines × %g, not the × %g of this run\n", name, scale, other))
-	}
-	for _, line := range want {
-		if !strings.Contains(errOut, line) {
-			t.Errorf("stderr lacks %q:\n%s", line, errOut)
-		}
-	}
-	if got := recordScale(t, again, "ann"); got != other {
-		t.Errorf("ann's new record has time_scale %g, want %g", got, other)
 	}
 }

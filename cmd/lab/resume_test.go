@@ -1,16 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mcplab/mcplab/grading"
 )
@@ -30,44 +29,8 @@ func TestResumeAfterKill(t *testing.T) {
 	if code, _, errOut := runLab(t, bin, "grade-class", "--time-scale", "3", "--out", whole, subs); code != 0 {
 		t.Fatalf("grade-class: exit %d\n%s", code, errOut)
 	}
-
 	killed := filepath.Join(dir, "killed")
-	cmd := exec.Command(bin, "grade-class", "--time-scale", "3", "--jobs", "1", "--out", killed, subs)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var log bytes.Buffer
-	sc := bufio.NewScanner(stderr)
-	var done []string
-	for sc.Scan() {
-		log.WriteString(sc.Text() + "\n")
-		if strings.Contains(sc.Text(), "] ") && strings.HasPrefix(sc.Text(), "lab grade-class: [") {
-			name, _, _ := strings.Cut(strings.SplitN(sc.Text(), "] ", 2)[1], ":")
-			done = append(done, name)
-			if len(done) == 4 {
-				break
-			}
-		}
-	}
-	_ = cmd.Process.Signal(syscall.SIGKILL)
-	_ = cmd.Wait()
-	if len(done) != 4 {
-		t.Fatalf("the run ended before four students were done:\n%s", log.String())
-	}
-	// A student's line comes before its files are written: the first three
-	// are surely on disk, the fourth may be.
-	records, _ := filepath.Glob(filepath.Join(killed, "students", "*", "record.json"))
-	if len(records) < 3 {
-		t.Fatalf("the killed run left %d records, want at least 3", len(records))
-	}
-	done = done[:0]
-	for _, r := range records {
-		done = append(done, filepath.Base(filepath.Dir(r)))
-	}
+	done := killAfterFour(t, bin, killed, subs)
 	// One finished student's files change before the resumed run.
 	changed := done[0]
 	run := filepath.Join(subs, changed, "run")
@@ -93,9 +56,51 @@ func TestResumeAfterKill(t *testing.T) {
 	if len(want) == 0 || !bytes.Equal(got, want) {
 		t.Errorf("resumed grades.csv:\n%s\nwant (one run):\n%s", got, want)
 	}
-	// The reused results are the killed run's, to the millisecond; the
-	// changed student's is new, and so is an ungradable one's (never
-	// reused): stderr names each student graded again.
+	checkReusedRecords(t, killed, resumed, errOut, done)
+	// The earlier folder is left as it was, and cannot be the new one.
+	if code, _, errOut := runLab(t, bin, "grade-class", "--time-scale", "3", "--resume-from", killed, "--out", killed, subs); code != exitCannot || !strings.Contains(errOut, "must be a new folder") {
+		t.Errorf("--resume-from the --out folder: exit %d, %q", code, errOut)
+	}
+}
+
+// killAfterFour grades the class subs one at a time into killed and kills
+// the run (SIGKILL) once stderr says four students are done. It returns
+// the students whose record.json the run left, at least three.
+func killAfterFour(t *testing.T, bin, killed, subs string) []string {
+	t.Helper()
+	p := startClassProc(t, bin, "grade-class", "--time-scale", "3", "--jobs", "1", "--out", killed, subs)
+	var done []string
+	p.readUntil(func(line string) bool {
+		if strings.Contains(line, "] ") && strings.HasPrefix(line, "lab grade-class: [") {
+			name, _, _ := strings.Cut(strings.SplitN(line, "] ", 2)[1], ":")
+			done = append(done, name)
+		}
+		return len(done) == 4
+	})
+	_ = p.endWith(t, syscall.SIGKILL, 60*time.Second)
+	if len(done) != 4 {
+		t.Fatalf("the run ended before four students were done:\n%s", p.log.String())
+	}
+	// A student's line comes before its files are written: the first three
+	// are surely on disk, the fourth may be.
+	records, _ := filepath.Glob(filepath.Join(killed, "students", "*", "record.json"))
+	if len(records) < 3 {
+		t.Fatalf("the killed run left %d records, want at least 3", len(records))
+	}
+	done = done[:0]
+	for _, r := range records {
+		done = append(done, filepath.Base(filepath.Dir(r)))
+	}
+	return done
+}
+
+// checkReusedRecords checks the records of the students done in the
+// killed run against the resumed run's, whose stderr is errOut: the
+// reused ones are the killed run's, to the millisecond; the first
+// student's, whose files changed, is new, and so is an ungradable one's
+// (never reused). Stderr names each student graded again.
+func checkReusedRecords(t *testing.T, killed, resumed, errOut string, done []string) {
+	t.Helper()
 	for i, name := range done {
 		old, _ := os.ReadFile(filepath.Join(killed, "students", name, "record.json"))
 		now, _ := os.ReadFile(filepath.Join(resumed, "students", name, "record.json"))
@@ -121,11 +126,7 @@ func TestResumeAfterKill(t *testing.T) {
 			t.Errorf("%s: reused, but its record is not the earlier one byte for byte", name)
 		}
 	}
-	if changedLine := "lab grade-class: " + changed + ": graded again, not reused: "; !strings.Contains(errOut, changedLine) {
-		t.Errorf("stderr does not name %s, whose files changed, as graded again:\n%s", changed, errOut)
-	}
-	// The earlier folder is left as it was, and cannot be the new one.
-	if code, _, errOut := runLab(t, bin, "grade-class", "--time-scale", "3", "--resume-from", killed, "--out", killed, subs); code != exitCannot || !strings.Contains(errOut, "must be a new folder") {
-		t.Errorf("--resume-from the --out folder: exit %d, %q", code, errOut)
+	if changedLine := "lab grade-class: " + done[0] + ": graded again, not reused: "; !strings.Contains(errOut, changedLine) {
+		t.Errorf("stderr does not name %s, whose files changed, as graded again:\n%s", done[0], errOut)
 	}
 }

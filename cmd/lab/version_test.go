@@ -152,28 +152,53 @@ func TestVersionFromClone(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	tmp := t.TempDir()
-	clone := filepath.Join(tmp, "mcplab")
-	git := func(dir string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-			"GIT_AUTHOR_NAME=lab", "GIT_AUTHOR_EMAIL=lab@example.invalid", "GIT_COMMITTER_NAME=lab",
-			"GIT_COMMITTER_EMAIL=lab@example.invalid",
-			"GIT_AUTHOR_DATE=2026-12-01T11:08:31Z", "GIT_COMMITTER_DATE=2026-12-01T11:08:31Z")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
 	top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
 	if err != nil {
 		t.Skipf("not in a git checkout: %v", err)
 	}
-	src := strings.TrimSpace(string(top))
-	for _, f := range strings.Split(git(src, "ls-files", "-z", "--cached", "--others", "--exclude-standard"), "\x00") {
+	tmp := t.TempDir()
+	clone := filepath.Join(tmp, "mcplab")
+	copyWorkingTree(t, strings.TrimSpace(string(top)), clone)
+	cloneGit(t, clone, "init", "--quiet")
+	cloneGit(t, clone, "add", "--all")
+	cloneGit(t, clone, "commit", "--quiet", "--no-verify", "-m", "the tree under test")
+	rev := cloneGit(t, clone, "rev-parse", "HEAD")
+	want := "v0.0.0-20261201110831-" + rev[:12]
+	bin := filepath.Join(tmp, "lab")
+	buildInClone(t, clone, bin)
+	checkCleanCloneLab(t, bin, filepath.Join(tmp, "lesson1"), want, rev)
+
+	// A local change: the lab cannot name itself any more.
+	if err := os.WriteFile(filepath.Join(clone, "notes.txt"), []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	buildInClone(t, clone, bin)
+	checkModifiedCloneLab(t, bin, filepath.Join(tmp, "lesson1-again"), want, rev)
+}
+
+// cloneGit runs git in dir, with no configuration of the machine's and the
+// author, committer and date fixed, and returns its output trimmed.
+func cloneGit(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=lab", "GIT_AUTHOR_EMAIL=lab@example.invalid", "GIT_COMMITTER_NAME=lab",
+		"GIT_COMMITTER_EMAIL=lab@example.invalid",
+		"GIT_AUTHOR_DATE=2026-12-01T11:08:31Z", "GIT_COMMITTER_DATE=2026-12-01T11:08:31Z")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// copyWorkingTree copies the plain files of the checkout src that git
+// tracks or would track (as they are in the working tree, deleted ones
+// left out) to clone.
+func copyWorkingTree(t *testing.T, src, clone string) {
+	t.Helper()
+	for _, f := range strings.Split(cloneGit(t, src, "ls-files", "-z", "--cached", "--others", "--exclude-standard"), "\x00") {
 		info, err := os.Lstat(filepath.Join(src, f))
 		if f == "" || errors.Is(err, os.ErrNotExist) || (err == nil && !info.Mode().IsRegular()) {
 			continue // deleted in the working tree, or not a plain file
@@ -189,38 +214,28 @@ func TestVersionFromClone(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	git(clone, "init", "--quiet")
-	git(clone, "add", "--all")
-	git(clone, "commit", "--quiet", "--no-verify", "-m", "the tree under test")
-	rev := git(clone, "rev-parse", "HEAD")
-	want := "v0.0.0-20261201110831-" + rev[:12]
-	bin := filepath.Join(tmp, "lab")
-	build := func() {
-		t.Helper()
-		cmd := exec.Command("go", "build", "-buildvcs=true", "-o", bin, "./cmd/lab")
-		cmd.Dir = clone
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go build in the clone: %v\n%s", err, out)
-		}
+}
+
+// buildInClone builds the lab of clone into bin with go build, which
+// stamps it with the clone's commit.
+func buildInClone(t *testing.T, clone, bin string) {
+	t.Helper()
+	cmd := exec.Command("go", "build", "-buildvcs=true", "-o", bin, "./cmd/lab")
+	cmd.Dir = clone
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build in the clone: %v\n%s", err, out)
 	}
-	run := func(args ...string) (int, string, string) {
-		t.Helper()
-		cmd := exec.Command(bin, args...)
-		var out, errb strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		var ee *exec.ExitError
-		if err != nil && !errors.As(err, &ee) {
-			t.Fatalf("running the lab: %v", err)
-		}
-		return cmd.ProcessState.ExitCode(), out.String(), errb.String()
-	}
-	build()
-	if _, out, _ := run("version"); out != "lab "+want+"\n" {
+}
+
+// checkCleanCloneLab checks the lab bin built in a clean clone at commit
+// rev: lab version prints the pseudo-version want, and lab assignment
+// writes into dir CI files and a README that pin it.
+func checkCleanCloneLab(t *testing.T, bin, dir, want, rev string) {
+	t.Helper()
+	if _, out, _ := runLab(t, bin, "version"); out != "lab "+want+"\n" {
 		t.Errorf("lab version printed %q, want %q", out, "lab "+want+"\n")
 	}
-	dir := filepath.Join(tmp, "lesson1")
-	code, _, errOut := run("assignment", "--lesson", "1", "--lang", "python", dir)
+	code, _, errOut := runLab(t, bin, "assignment", "--lesson", "1", "--lang", "python", dir)
 	if code != 0 {
 		t.Fatalf("lab assignment from a clean clone: exit %d: %s", code, errOut)
 	}
@@ -240,24 +255,25 @@ func TestVersionFromClone(t *testing.T) {
 	if !strings.Contains(string(readme), "go install github.com/mcplab/mcplab/cmd/lab@"+want+"\n") {
 		t.Errorf("README.md does not install %s:\n%s", want, readme)
 	}
+}
 
-	// A local change: the lab cannot name itself any more.
-	if err := os.WriteFile(filepath.Join(clone, "notes.txt"), []byte("mine\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	build()
-	if _, out, _ := run("version"); !strings.HasPrefix(out, "lab dev (commit "+rev[:12]+" of 2026-12-01 11:08:31 UTC") || !strings.HasSuffix(out, ", with local changes)\n") {
+// checkModifiedCloneLab checks the lab bin built in the clone at commit rev
+// after a local change: lab version says dev, with local changes, and lab
+// assignment refuses to write dir, naming --lab-version want, then writes
+// it when given that flag.
+func checkModifiedCloneLab(t *testing.T, bin, dir, want, rev string) {
+	t.Helper()
+	if _, out, _ := runLab(t, bin, "version"); !strings.HasPrefix(out, "lab dev (commit "+rev[:12]+" of 2026-12-01 11:08:31 UTC") || !strings.HasSuffix(out, ", with local changes)\n") {
 		t.Errorf("lab version of a modified build printed %q", out)
 	}
-	dir2 := filepath.Join(tmp, "lesson1-again")
-	code, _, errOut = run("assignment", "--lesson", "1", "--lang", "python", dir2)
+	code, _, errOut := runLab(t, bin, "assignment", "--lesson", "1", "--lang", "python", dir)
 	if code != exitCannot || !strings.Contains(errOut, "with local changes") || !strings.Contains(errOut, "pass --lab-version "+want) {
 		t.Errorf("lab assignment from a modified clone: exit %d, %q; want exit 2 naming --lab-version %s", code, errOut, want)
 	}
-	if _, err := os.Lstat(dir2); err == nil {
-		t.Errorf("a refused assignment left %s behind", dir2)
+	if _, err := os.Lstat(dir); err == nil {
+		t.Errorf("a refused assignment left %s behind", dir)
 	}
-	if code, _, errOut := run("assignment", "--lesson", "1", "--lang", "python", "--lab-version", want, dir2); code != 0 {
+	if code, _, errOut := runLab(t, bin, "assignment", "--lesson", "1", "--lang", "python", "--lab-version", want, dir); code != 0 {
 		t.Errorf("lab assignment --lab-version %s: exit %d: %s", want, code, errOut)
 	}
 }
