@@ -16,7 +16,7 @@ import (
 	"github.com/mcplab/mcplab/lessons"
 )
 
-// assignmentUsage is the synopsis of lab assignment; helptext.go says the rest.
+// assignmentUsage is the synopsis of lab assignment; help/assignment.txt says the rest.
 const assignmentUsage = "assignment --lesson N --lang go|python|javascript [flags] DIR"
 
 // modulePath is the lab's Go module, as CI installs it.

@@ -12,7 +12,7 @@ var errHelp = errors.New("help requested")
 
 // newFlags returns the flag set of the command name, whose errors are usage
 // errors and whose help goes to w: the synopsis (the first line of usage),
-// then what helptext.go says of the command, its flags among it.
+// then what its help/NAME.txt says of the command, its flags among it.
 func newFlags(name, usage string, w io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(w)

@@ -15,7 +15,7 @@
 //	lab version    print the version
 //
 // Run "lab help COMMAND" for what each does, its flags, exit codes and
-// examples (the texts are in helptext.go).
+// examples (the texts are in help/COMMAND.txt).
 package main
 
 import (

@@ -10,7 +10,7 @@ import (
 	"github.com/mcplab/mcplab/grading"
 )
 
-// mergeGradesUsage is the synopsis of lab merge-grades; helptext.go says the rest.
+// mergeGradesUsage is the synopsis of lab merge-grades; help/merge-grades.txt says the rest.
 const mergeGradesUsage = "merge-grades OUT DIR..."
 
 func mergeGradesCmd(_ context.Context, e *env, args []string) (int, error) {
