@@ -52,6 +52,10 @@ type Manifest struct {
 	// Server is the name of the reference server, as `lab serve NAME`
 	// knows it (a server lesson's).
 	Server string
+	// Client is the name of the reference client, as `lab client NAME`
+	// knows it (a client lesson's): the lab grades it first, and lab run
+	// plays it when no command is given.
+	Client string
 	// Servers are the servers a client lesson's scenarios name.
 	Servers []string
 	Ready   Readiness
@@ -77,6 +81,8 @@ type Manifest struct {
 //	subject: server                or "client": what the lesson grades
 //	server: reader                 the reference server's name (required
 //	                               of a server lesson)
+//	client: host                   the reference client's name (required
+//	                               of a client lesson)
 //	servers: notes tickets         the servers a client lesson plays
 //	ready: stderr ready            or "probe REQUEST-LINE" or "none"
 //	run: scenario.txtar            the scenario lab run plays
@@ -112,6 +118,8 @@ func ParseManifest(data []byte) (*Manifest, error) {
 			m.Subject = val
 		case "server":
 			m.Server = val
+		case "client":
+			m.Client = val
 		case "servers":
 			m.Servers = strings.Fields(val)
 		case "ready":
@@ -129,12 +137,12 @@ func ParseManifest(data []byte) (*Manifest, error) {
 		case "model":
 			m.Model = val
 		default:
-			return nil, fmt.Errorf("line %d: unknown key %q (want number, title, subject, server, servers, ready, run, checks, grading, model)", i+1, key)
+			return nil, fmt.Errorf("line %d: unknown key %q (want number, title, subject, server, client, servers, ready, run, checks, grading, model)", i+1, key)
 		}
 	}
 	required := []string{"number", "title", "server"}
 	if m.Subject == "client" {
-		required = []string{"number", "title", "servers"}
+		required = []string{"number", "title", "servers", "client"}
 	}
 	for _, k := range required {
 		if !seen[k] {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -69,11 +70,20 @@ func startHost(ctx context.Context, e *env, f hostFlags, approve func(*mcphost.T
 // clientCmd is lesson 3's reference client behind the grading contract:
 // one JSON command a line on stdin, one JSON answer a line on stdout.
 func clientCmd(ctx context.Context, e *env, args []string) (int, error) {
-	fs := newFlags("client", "client [--config servers.json] < commands", e.stderr)
+	fs := newFlags("client", "client [--config servers.json] [NAME] < commands", e.stderr)
 	f := addHostFlags(fs)
-	if rest, err := parseFlags(fs, args); err != nil {
+	rest, err := parseFlags(fs, args)
+	if err != nil {
 		return exitCannot, err
-	} else if len(rest) > 0 {
+	}
+	if len(rest) > 0 && isReferenceClient(rest[0]) {
+		// A lesson's manifest names its reference client (client: NAME);
+		// flags may follow the name too (the grader adds --config).
+		if rest, err = parseFlags(fs, rest[1:]); err != nil {
+			return exitCannot, err
+		}
+	}
+	if len(rest) > 0 {
 		return exitCannot, usagef("lab client takes its commands on stdin, not as arguments")
 	}
 	// A call command is the user's own request, so it stands for approval.
@@ -296,4 +306,14 @@ func orNone(args json.RawMessage) string {
 		return "no arguments"
 	}
 	return string(args)
+}
+
+// referenceClients are the clients lab client NAME knows, by the name a
+// client lesson's manifest gives its reference client: the lab's own MCP
+// host, which this command is.
+func referenceClients() []string { return []string{"host"} }
+
+// isReferenceClient reports whether lab client knows a client by name.
+func isReferenceClient(name string) bool {
+	return slices.Contains(referenceClients(), name)
 }

@@ -217,7 +217,7 @@ func loadClientRun(lesson *lessons.Manifest, file string, command []string) (cli
 	if err != nil {
 		return clientRun{}, exitInternal, fmt.Errorf("finding the lab binary: %w", err)
 	}
-	starter := proc.Command{Path: self, Args: []string{"client"}}
+	starter := proc.Command{Path: self, Args: []string{"client", lesson.Client}}
 	if len(command) > 0 {
 		starter = proc.Command{Path: command[0], Args: command[1:]}
 	}

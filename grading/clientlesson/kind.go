@@ -42,8 +42,9 @@ func (l *Lesson) Manifest() *lessons.Manifest { return l.manifest }
 // Checks is the lesson's check catalogue.
 func (l *Lesson) Checks() []grading.Check { return l.checks }
 
-// Reference is the lesson's reference client: the lab's own.
-func (l *Lesson) Reference(lab string) []string { return []string{lab, "client"} }
+// Reference is the lesson's reference client, as lab client NAME starts
+// it.
+func (l *Lesson) Reference(lab string) []string { return []string{lab, "client", l.manifest.Client} }
 
 // Load reads client lesson number through the core's loader (see
 // grading.LoadLesson), from dir when it is set.
