@@ -222,8 +222,8 @@ func testDataServerLesson(t *testing.T, dir, bin, servers string) {
 
 // testDataClientLesson takes lesson 98, a client lesson on lesson 3's
 // servers, through the three commands. Its reference is the lab's own
-// client; the bad peer is the test client that reads only the first page
-// of tools/list.
+// client, which its manifest names (client: host); the bad peer is the
+// test client that reads only the first page of tools/list.
 func testDataClientLesson(t *testing.T, dir, bin string) {
 	l := dataClientLesson()
 	student := filepath.Join(dir, "student")
@@ -254,11 +254,11 @@ func testDataClientLesson(t *testing.T, dir, bin string) {
 		t.Errorf("lab run: want stdin closed after the last answer, then the client's exit 0:\n%s", out)
 	}
 
-	gradeData(t, bin, l, 0, "11/11; passed; failed: ; skipped: ", bin, "client")
+	gradeData(t, bin, l, 0, "11/11; passed; failed: ; skipped: ", bin, "client", "host")
 	gradeData(t, bin, l, 1, "8/11; wrong-answers; failed: every-page,cursor-echo; skipped: ", student, "-mistake", "first-page")
 
 	subs := dataClass(t, filepath.Join(dir, "client"), map[string]string{
-		"ref": `exec "$(dirname "$0")/lab" client "$@"`,
+		"ref": `exec "$(dirname "$0")/lab" client host "$@"`,
 		"bad": `exec "$(dirname "$0")/student" -mistake first-page "$@"`,
 	}, map[string][]string{"ref": {bin}, "bad": {student}})
 	gradeClassData(t, bin, l, subs, "student,score,max_score,status,failed,flags\n"+
