@@ -162,8 +162,18 @@ func inOrder(out string, want ...string) bool {
 	return true
 }
 
+// runDataHTML runs lab run --format html on a data lesson and checks that
+// the page is the lesson's.
+func runDataHTML(t *testing.T, bin string, l dataLesson) {
+	t.Helper()
+	code, page, stderr := runLab(t, bin, "run", "--lesson", l.number, "--lesson-dir", l.dir, "--format", "html")
+	if code != 0 || !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.Contains(page, "<title>Lesson "+l.number+": lab run") {
+		t.Errorf("lab run --format html %s: exit %d, want 0 and the lesson's page\nstderr: %s", l.dir, code, stderr)
+	}
+}
+
 // TestDataLessons builds the lab and takes both data-only lessons through
-// lab run, lab grade (the reference gets full marks, a known-bad peer
+// lab run (text and html), lab grade (the reference gets full marks, a known-bad peer
 // exactly the failed checks its mistake breaks) and lab grade-class (the
 // reference and the bad peer as a class of two).
 func TestDataLessons(t *testing.T) {
@@ -204,6 +214,7 @@ func testDataServerLesson(t *testing.T, dir, bin, servers string) {
 		t.Errorf("lab run: want the three answers before stdin closes, then the server's exit 0:\n%s", out)
 	}
 
+	runDataHTML(t, bin, l)
 	gradeData(t, bin, l, 0, "11/11; passed; failed: ; skipped: ", bin, "serve", "reader")
 	stringify := []string{"python3", filepath.Join(servers, "student_py", "server.py"), "--mistake", "stringify-ids"}
 	gradeData(t, bin, l, 1, "9/11; wrong-answers; failed: id.unchanged; skipped: ", stringify...)
@@ -254,6 +265,7 @@ func testDataClientLesson(t *testing.T, dir, bin string) {
 		t.Errorf("lab run: want stdin closed after the last answer, then the client's exit 0:\n%s", out)
 	}
 
+	runDataHTML(t, bin, l)
 	gradeData(t, bin, l, 0, "11/11; passed; failed: ; skipped: ", bin, "client", "host")
 	gradeData(t, bin, l, 1, "8/11; wrong-answers; failed: every-page,cursor-echo; skipped: ", student, "-mistake", "first-page")
 
