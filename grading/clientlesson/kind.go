@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"path"
-	"strings"
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
@@ -30,40 +28,25 @@ func (Kind) Load(m *lessons.Manifest, fsys fs.FS, base string, checks []grading.
 // Lesson is a client lesson: its manifest, its grading scenarios and its
 // checks.
 type Lesson struct {
-	manifest *lessons.Manifest
+	grading.LessonBase
 	// Scenarios are the grading scenarios, in the order they are played.
 	Scenarios []*clientscenario.Scenario
-	checks    []grading.Check
 }
-
-// Manifest is the lesson's manifest.
-func (l *Lesson) Manifest() *lessons.Manifest { return l.manifest }
-
-// Checks is the lesson's check catalogue.
-func (l *Lesson) Checks() []grading.Check { return l.checks }
 
 // Reference is the lesson's reference client, as lab client NAME starts
 // it.
-func (l *Lesson) Reference(lab string) []string { return []string{lab, "client", l.manifest.Client} }
+func (l *Lesson) Reference(lab string) []string { return []string{lab, "client", l.Manifest().Client} }
 
 // Load reads client lesson number through the core's loader (see
 // grading.LoadLesson), from dir when it is set.
 func Load(number int, dir fs.FS) (*Lesson, error) {
-	l, err := grading.LoadLesson(grading.NewKinds(Kind{}), number, dir)
-	if err != nil {
-		return nil, err
-	}
-	return l.(*Lesson), nil
+	return grading.LoadKind[*Lesson](Kind{}, number, dir)
 }
 
 // Grade loads the client lesson opts name and grades opts.Student against
 // it (see Lesson.Grade).
 func Grade(ctx context.Context, opts grading.Options) (*grading.Result, error) {
-	l, err := Load(opts.Lesson, opts.LessonDir)
-	if err != nil {
-		return nil, err
-	}
-	return l.Grade(ctx, opts)
+	return grading.GradeKind(ctx, Kind{}, opts)
 }
 
 // Grade plays the lesson's scenarios with the client and judges it. The
@@ -92,25 +75,16 @@ func load(m *lessons.Manifest, root fs.FS, base string, checks []grading.Check) 
 	if err != nil {
 		return nil, err
 	}
-	l := &Lesson{manifest: m, checks: checks}
-	for _, f := range files {
-		data, err := fs.ReadFile(root, f)
-		if err != nil {
-			return nil, fmt.Errorf("lesson %d: %w", number, err)
-		}
-		sc, err := clientscenario.Parse(strings.TrimSuffix(path.Base(f), ".txtar"), data)
-		if err != nil {
-			return nil, fmt.Errorf("lesson %d: %w", number, err)
-		}
+	scenarios, err := grading.ReadScenarios(m, root, files, clientscenario.Parse, func(f string, sc *clientscenario.Scenario) error {
 		for _, e := range sc.Expect {
 			if !known[e.Check] {
-				return nil, fmt.Errorf("lesson %d: scenario %s, expect line %d: check %q is not in %s", number, sc.Name, e.Line, e.Check, m.Checks)
+				return fmt.Errorf("lesson %d: scenario %s, expect line %d: check %q is not in %s", number, sc.Name, e.Line, e.Check, m.Checks)
 			}
 		}
-		l.Scenarios = append(l.Scenarios, sc)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	if len(l.Scenarios) == 0 {
-		return nil, fmt.Errorf("lesson %d has no grading scenarios", number)
-	}
-	return l, nil
+	return &Lesson{LessonBase: grading.NewLessonBase(m, checks), Scenarios: scenarios}, nil
 }

@@ -10,7 +10,6 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"path"
 	"strings"
 	"time"
 
@@ -102,46 +101,37 @@ func load(m *lessons.Manifest, root fs.FS, base string, checks []grading.Check) 
 		}
 		return nil
 	}
-	l := &Lesson{manifest: m, checks: checks}
-	for _, f := range files {
-		data, err := fs.ReadFile(root, f)
-		if err != nil {
-			return nil, fmt.Errorf("lesson %d: %w", number, err)
-		}
-		sc, err := scenario.Parse(strings.TrimSuffix(path.Base(f), ".txtar"), data)
-		if err != nil {
-			return nil, fmt.Errorf("lesson %d: %w", number, err)
-		}
+	scenarios, err := grading.ReadScenarios(m, root, files, scenario.Parse, func(f string, sc *scenario.Scenario) error {
 		for _, e := range sc.Expect {
 			for _, c := range e.Checks {
 				if err := tagErr(sc, e.Line, c); err != nil {
-					return nil, err
+					return err
 				}
 			}
 		}
 		for _, o := range sc.Orders {
 			for _, c := range o.Checks {
 				if err := tagErr(sc, o.Line, c); err != nil {
-					return nil, err
+					return err
 				}
 			}
 		}
 		lines, err := sentLines(sc)
 		if err != nil {
-			return nil, fmt.Errorf("lesson %d: %w", number, err)
+			return fmt.Errorf("lesson %d: %w", number, err)
 		}
 		if err := isolated(sc, lines, ids); err != nil {
-			return nil, fmt.Errorf("lesson %d: %s: %w", number, f, err)
+			return fmt.Errorf("lesson %d: %s: %w", number, f, err)
 		}
 		if err := validateAnswerTests(sc, tagErr); err != nil {
-			return nil, fmt.Errorf("lesson %d: %w", number, err)
+			return fmt.Errorf("lesson %d: %w", number, err)
 		}
-		l.Scenarios = append(l.Scenarios, sc)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	if len(l.Scenarios) == 0 {
-		return nil, fmt.Errorf("lesson %d has no grading scenarios", number)
-	}
-	return l, nil
+	return &Lesson{LessonBase: grading.NewLessonBase(m, checks), Scenarios: scenarios}, nil
 }
 
 // Grade plays the lesson's scenarios against the server and judges it. The

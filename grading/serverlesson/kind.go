@@ -27,39 +27,24 @@ func (Kind) Load(m *lessons.Manifest, fsys fs.FS, base string, checks []grading.
 // Lesson is a server lesson: its manifest, its grading scenarios and its
 // checks.
 type Lesson struct {
-	manifest *lessons.Manifest
+	grading.LessonBase
 	// Scenarios are the grading scenarios, in the order they are played.
 	Scenarios []*scenario.Scenario
-	checks    []grading.Check
 }
 
-// Manifest is the lesson's manifest.
-func (l *Lesson) Manifest() *lessons.Manifest { return l.manifest }
-
-// Checks is the lesson's check catalogue.
-func (l *Lesson) Checks() []grading.Check { return l.checks }
-
 // Reference is the lesson's reference server, as lab serve NAME starts it.
-func (l *Lesson) Reference(lab string) []string { return []string{lab, "serve", l.manifest.Server} }
+func (l *Lesson) Reference(lab string) []string { return []string{lab, "serve", l.Manifest().Server} }
 
 // Load reads server lesson number through the core's loader (see
 // grading.LoadLesson), from dir when it is set.
 func Load(number int, dir fs.FS) (*Lesson, error) {
-	l, err := grading.LoadLesson(grading.NewKinds(Kind{}), number, dir)
-	if err != nil {
-		return nil, err
-	}
-	return l.(*Lesson), nil
+	return grading.LoadKind[*Lesson](Kind{}, number, dir)
 }
 
 // Grade loads the server lesson opts name and grades opts.Student against
 // it (see Lesson.Grade).
 func Grade(ctx context.Context, opts grading.Options) (*grading.Result, error) {
-	l, err := Load(opts.Lesson, opts.LessonDir)
-	if err != nil {
-		return nil, err
-	}
-	return l.Grade(ctx, opts)
+	return grading.GradeKind(ctx, Kind{}, opts)
 }
 
 // The scripted client's own deadlines (client.Options' defaults), which a
