@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -52,6 +53,10 @@ var ErrNoEngine = errors.New("no Docker engine answers")
 // read-only at its own path (so a build sees the GOROOT the seed cache was
 // compiled against), and each Spec.Share read-only. A run script therefore
 // finds its files where it would outside the container.
+//
+// A program's stdin is a named pipe on the grader's kernel, opened by the
+// image's /bin/sh before the engine's init starts the program (see
+// stdinFIFO), so the grader knows what it has not read, to the byte.
 //
 // A container killed by the kernel for memory ends with Exit.Reason
 // "killed for using more than N MiB of memory". An exit status of 128+N
@@ -174,11 +179,16 @@ const apiWithin = 30 * time.Second
 
 // Start creates the job's container (no network, read-only but for its
 // work folder and a small /tmp, every capability dropped, under the
-// limits), attaches to its streams and starts it; every call to the engine
-// is bounded by apiWithin.
+// limits), with its stdin a named pipe of the grader's (see stdinFIFO),
+// attaches to its output and starts it; every call to the engine is
+// bounded by apiWithin.
 func (cs *containerStarter) Start(ctx context.Context) (proc.Process, error) {
 	lim := cs.spec.Limits.orDefaults()
-	req := cs.request(lim)
+	in, err := newStdinFIFO(cs.c.user())
+	if err != nil {
+		return nil, err
+	}
+	req := cs.request(lim, in)
 	apiCtx, cancel := context.WithTimeout(ctx, apiWithin)
 	defer cancel()
 	ctr, err := testcontainers.GenericContainer(apiCtx, req)
@@ -186,21 +196,24 @@ func (cs *containerStarter) Start(ctx context.Context) (proc.Process, error) {
 		if ctr != nil {
 			cs.c.remove(ctr.GetContainerID())
 		}
+		in.remove()
 		return nil, fmt.Errorf("creating the container: %w", err)
 	}
 	id := ctr.GetContainerID()
-	att, err := cs.c.cli.ContainerAttach(apiCtx, id, client.ContainerAttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
+	att, err := cs.c.cli.ContainerAttach(apiCtx, id, client.ContainerAttachOptions{Stream: true, Stdout: true, Stderr: true})
 	if err != nil {
 		cs.c.remove(id)
+		in.remove()
 		return nil, fmt.Errorf("attaching to the container: %w", err)
 	}
 	if err := ctr.Start(apiCtx); err != nil {
 		att.Close()
 		cs.c.remove(id)
+		in.remove()
 		return nil, fmt.Errorf("starting the container: %w", err)
 	}
 
-	p := &containerProcess{c: cs.c, id: id, att: att.HijackedResponse,
+	p := &containerProcess{c: cs.c, id: id, att: att.HijackedResponse, stdin: in,
 		stdout: newStream(streamBuffer), stderr: newStream(streamBuffer),
 		done: make(chan struct{}), copied: make(chan struct{}), memory: lim.Memory}
 	go func() {
@@ -245,26 +258,25 @@ func (cs *containerStarter) mounts() []mount.Mount {
 }
 
 // request is the container of the job, under the limits lim: the program
-// as the slot's user, stdin open, no network, private IPC, a read-only root
+// as the slot's user, reading the pipe in as its stdin, no network, private IPC, a read-only root
 // with a 64 MiB /tmp, no capability, no new privileges, an init, no logs.
-func (cs *containerStarter) request(lim Limits) testcontainers.GenericContainerRequest {
+func (cs *containerStarter) request(lim Limits, in *stdinFIFO) testcontainers.GenericContainerRequest {
 	spec := cs.spec
 	path := spec.Path
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(spec.Dir, path)
 	}
 	uid, gid := cs.c.user()
-	mounts := cs.mounts()
+	mounts := append(cs.mounts(), mount.Mount{Type: mount.TypeBind, Source: in.dir, Target: in.dir, ReadOnly: true})
 	pids := int64(lim.Procs)
 	init := true
 	return testcontainers.GenericContainerRequest{
 		ContainerRequest: testcontainers.ContainerRequest{
 			Image:  cs.c.Image,
-			Cmd:    append([]string{path}, spec.Args...),
+			Cmd:    stdinFrom(in.path, path, spec.Args),
 			Labels: map[string]string{"mcplab.sandbox": "grade-class", runLabel: cs.c.run},
 			ConfigModifier: func(cfg *container.Config) {
-				cfg.OpenStdin, cfg.StdinOnce = true, true
-				cfg.AttachStdin, cfg.AttachStdout, cfg.AttachStderr = true, true, true
+				cfg.AttachStdout, cfg.AttachStderr = true, true
 				cfg.Tty = false
 				cfg.User = fmt.Sprintf("%d:%d", uid, gid)
 				cfg.WorkingDir = spec.Dir
@@ -309,6 +321,7 @@ type containerProcess struct {
 	id             string
 	att            client.HijackedResponse
 	stdout, stderr *stream
+	stdin          *stdinFIFO
 	done           chan struct{} // closed when the exit is known
 	copied         chan struct{} // closed when the output stream ended
 	exit           proc.Exit
@@ -339,6 +352,9 @@ func (p *containerProcess) watch() {
 	case err := <-wr.Error:
 		p.exit = proc.Exit{Code: -1, Err: fmt.Errorf("waiting for the container: %w", err)}
 	}
+	// Nothing reads the program's stdin any more: a write waiting for it
+	// ends, and so does every later one.
+	p.stdin.remove()
 	close(p.done)
 	// The last of the output, unless the engine keeps the stream open.
 	proc.Drain(p.copied, 5*time.Second, p.closeConn)
@@ -358,7 +374,7 @@ func containerExit(code int, oomKilled bool, memory int64) proc.Exit {
 
 func (p *containerProcess) closeConn() { p.closeOnce.Do(func() { p.att.Close() }) }
 
-func (p *containerProcess) Stdin() io.WriteCloser { return stdinCloser{p} }
+func (p *containerProcess) Stdin() io.WriteCloser { return p.stdin }
 func (p *containerProcess) Stdout() io.Reader     { return p.stdout }
 func (p *containerProcess) Stderr() io.Reader     { return p.stderr }
 
@@ -390,8 +406,25 @@ func (p *containerProcess) CloseOutput() {
 	p.closeConn()
 }
 
-// stdinCloser writes to the container's stdin; Close sends end of input.
-type stdinCloser struct{ p *containerProcess }
+var _ proc.StdinBacklogger = (*containerProcess)(nil)
 
-func (s stdinCloser) Write(b []byte) (int, error) { return s.p.att.Conn.Write(b) }
-func (s stdinCloser) Close() error                { return s.p.att.CloseWrite() }
+// StdinBacklog says how many bytes written to the program's stdin it has
+// not read yet (see proc.StdinBacklogger): the pipe is on this kernel, so
+// the count is exact, as for a local pipe.
+func (p *containerProcess) StdinBacklog() (int, error) { return p.stdin.Backlog() }
+
+// stdinFrom is the container's command: a shell that opens the named pipe
+// fifo as stdin, then becomes the engine's init again (tini, which the
+// engine mounts at /sbin/docker-init), as a subreaper, to start the
+// program. The program is started exactly as the container's own init
+// would start it (the same exec, the same "exec PATH failed: ..." when it
+// cannot be run, no shell's fallback for a script without "#!"), with the
+// pipe as its stdin.
+func stdinFrom(fifo, path string, args []string) []string {
+	return append([]string{"/bin/sh", "-c", `exec /sbin/docker-init -s -- "$0" "$@" <` + shellQuote(fifo), path}, args...)
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
