@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/internal/testkit/containers"
 )
 
 // testdata is the folder that holds the test submissions and the servers
@@ -102,21 +103,7 @@ func processSandbox(t testing.TB) sandbox.Sandbox {
 // (or fails it when MCPLAB_REQUIRE_DOCKER=1).
 func containerSandbox(t *testing.T) sandbox.Sandbox {
 	t.Helper()
-	if os.Getenv("MCPLAB_DOCKER_TESTS") == "off" {
-		t.Skip("MCPLAB_DOCKER_TESTS=off: container tests skipped on purpose")
-	}
-	if testing.Short() {
-		t.Skip("-short: container tests skipped")
-	}
-	c, err := sandbox.NewContainer(context.Background(), "")
-	if err != nil {
-		if os.Getenv("MCPLAB_REQUIRE_DOCKER") == "1" {
-			t.Fatalf("MCPLAB_REQUIRE_DOCKER=1, but: %v", err)
-		}
-		t.Skipf("container sandbox unavailable (start an engine with docker/engine.sh and build the image with docker/runner-image.sh): %v", err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return containers.Sandbox(t)
 }
 
 // goSeed warms this machine's seed Go cache once for the whole test binary

@@ -4,17 +4,17 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // TestMain turns testcontainers' Ryuk reaper off (it needs a registry; the
 // container sandbox removes its own containers), and makes the folder for
 // the lab binary the tests build (see labBinary), removed at the end.
 func TestMain(m *testing.M) {
-	if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
-		if err := os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true"); err != nil {
-			fmt.Fprintf(os.Stderr, "class tests: %v\n", err)
-			os.Exit(2)
-		}
+	if err := testkit.NoRyuk(); err != nil {
+		fmt.Fprintf(os.Stderr, "class tests: %v\n", err)
+		os.Exit(2)
 	}
 	dir, err := os.MkdirTemp("", "mcplab-class-test-")
 	if err == nil {

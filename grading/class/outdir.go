@@ -2,8 +2,6 @@ package class
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/lab/safefile"
 )
 
 // OutMarker is the file that says a results folder was made by the grader:
@@ -73,12 +72,12 @@ func CreateOut(path string) (*Out, error) {
 	}
 	// The folder opened must be the one made: a mode of 0700 and our own user.
 	info, err := root.Stat(".")
-	if err != nil || info.Mode().Perm() != 0o700 || owner(info) != os.Geteuid() {
+	if err != nil || info.Mode().Perm() != 0o700 || safefile.Owner(info) != os.Geteuid() {
 		root.Close()
 		return nil, fmt.Errorf("the results folder %s changed while the grader made it", path)
 	}
 	o := &Out{Path: path, root: root}
-	f, err := root.OpenFile(OutMarker, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o644)
+	f, err := root.OpenFile(OutMarker, os.O_WRONLY|os.O_CREATE|os.O_EXCL|safefile.NoFollow, 0o644)
 	if err == nil {
 		_, err = f.WriteString("Made by lab grade-class. A later run given this folder as --out replaces it whole.\n")
 		err = errors.Join(err, f.Close())
@@ -101,13 +100,13 @@ func notOurs(path string, info fs.FileInfo) string {
 		return "is a symbolic link"
 	case !info.IsDir():
 		return "is not a folder"
-	case owner(info) != os.Geteuid():
-		return fmt.Sprintf("belongs to uid %d, not to the grader's user", owner(info))
+	case safefile.Owner(info) != os.Geteuid():
+		return fmt.Sprintf("belongs to uid %d, not to the grader's user", safefile.Owner(info))
 	case info.Mode().Perm()&0o022 != 0:
 		return "other users may write to it"
 	}
 	m, err := os.Lstat(filepath.Join(path, OutMarker))
-	if err != nil || !m.Mode().IsRegular() || owner(m) != os.Geteuid() {
+	if err != nil || !m.Mode().IsRegular() || safefile.Owner(m) != os.Geteuid() {
 		return "was not made by lab grade-class (it has no " + OutMarker + ")"
 	}
 	return ""
@@ -118,25 +117,15 @@ func notOurs(path string, info fs.FileInfo) string {
 // rename or delete what another user made), and none belongs to a user the
 // sandboxes run students as.
 func safeAncestors(dir string) error {
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return err
-	}
-	for p := real; ; p = filepath.Dir(p) {
-		info, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		if o := owner(info); sandboxUser(o) {
+	return safefile.CheckFolders(dir, func(p string, info fs.FileInfo) error {
+		if o := safefile.Owner(info); sandboxUser(o) {
 			return fmt.Errorf("%s belongs to uid %d, a user students run as, who could swap the results for a link", p, o)
 		}
 		if info.Mode().Perm()&0o022 != 0 && info.Mode()&fs.ModeSticky == 0 {
 			return fmt.Errorf("other users may write to %s, and could swap the results for a link", p)
 		}
-		if p == filepath.Dir(p) {
-			return nil
-		}
-	}
+		return nil
+	})
 }
 
 // sandboxUser reports whether uid is one the sandboxes run students as.
@@ -149,19 +138,8 @@ func sandboxUser(uid int) bool {
 // folder), replacing a file of the grader's there: the data goes to a new
 // file of a temporary name, which is then renamed into place.
 func (o *Out) WriteFile(rel string, data []byte) error {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	tmp := filepath.Join(filepath.Dir(rel), ".tmp-"+hex.EncodeToString(b[:]))
-	f, err := o.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o644)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", rel, err)
-	}
-	_, err = f.Write(data)
-	if err = errors.Join(err, f.Close()); err == nil {
-		err = o.root.Rename(tmp, rel)
-	}
-	if err != nil {
-		_ = o.root.Remove(tmp)
+	tmp := filepath.Join(filepath.Dir(rel), ".tmp-"+safefile.TempSuffix())
+	if err := safefile.WriteRenamed(o.root, tmp, rel, data, nil); err != nil {
 		return fmt.Errorf("writing %s: %w", rel, err)
 	}
 	return nil

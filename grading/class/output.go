@@ -250,25 +250,16 @@ func (c *Class) WriteSummary(w io.Writer) error {
 		fmt.Fprintf(&b, "- Not submission folders, ignored: %s\n", strings.Join(names, ", "))
 	}
 
-	fmt.Fprintf(&b, "\n## Score distribution\n\n")
-	if len(s.Distribution) == 0 {
-		fmt.Fprintf(&b, "No student could be graded.\n")
-	} else {
-		fmt.Fprintf(&b, "| score | students | |\n|---:|---:|:---|\n")
-		for _, d := range s.Distribution {
-			fmt.Fprintf(&b, "| %d/%d | %d | %s |\n", d.Score, c.MaxScore, d.Students, strings.Repeat("█", d.Students))
-		}
+	var rows []string
+	for _, d := range s.Distribution {
+		rows = append(rows, fmt.Sprintf("| %d/%d | %d | %s |\n", d.Score, c.MaxScore, d.Students, strings.Repeat("█", d.Students)))
 	}
-
-	fmt.Fprintf(&b, "\n## Checks most often failed\n\n")
-	if len(s.Failed) == 0 {
-		fmt.Fprintf(&b, "No graded student failed any check.\n")
-	} else {
-		fmt.Fprintf(&b, "| check | students who failed it | what it asks |\n|:---|---:|:---|\n")
-		for _, f := range s.Failed {
-			fmt.Fprintf(&b, "| `%s` | %d of %d | %s |\n", f.ID, f.Students, s.Graded, mdText(f.Title))
-		}
+	writeMDTable(&b, "Score distribution", "No student could be graded.", "| score | students | |\n|---:|---:|:---|\n", rows)
+	rows = nil
+	for _, f := range s.Failed {
+		rows = append(rows, fmt.Sprintf("| `%s` | %d of %d | %s |\n", f.ID, f.Students, s.Graded, mdText(f.Title)))
 	}
+	writeMDTable(&b, "Checks most often failed", "No graded student failed any check.", "| check | students who failed it | what it asks |\n|:---|---:|:---|\n", rows)
 
 	fmt.Fprintf(&b, "\n## Outcomes\n\n| outcome | students |\n|:---|---:|\n")
 	for _, o := range s.Outcomes {
@@ -301,3 +292,18 @@ func (c *Class) WriteSummary(w io.Writer) error {
 
 // mdText makes a name safe in Markdown text and tables.
 func mdText(s string) string { return textesc.Markdown(s) }
+
+// writeMDTable writes a section of the class summary: its heading, then
+// the sentence none when there are no rows, else the table's header (its
+// first two lines) and its rows.
+func writeMDTable(b *strings.Builder, heading, none, header string, rows []string) {
+	fmt.Fprintf(b, "\n## %s\n\n", heading)
+	if len(rows) == 0 {
+		fmt.Fprintf(b, "%s\n", none)
+		return
+	}
+	b.WriteString(header)
+	for _, r := range rows {
+		b.WriteString(r)
+	}
+}
