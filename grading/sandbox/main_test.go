@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // launcher is the process sandbox's launcher the tests use, built by
@@ -16,11 +18,9 @@ var launcher string
 // and turns testcontainers' Ryuk reaper off (it needs a registry; the
 // container sandbox removes its own containers).
 func TestMain(m *testing.M) {
-	if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
-		if err := os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true"); err != nil {
-			fmt.Fprintf(os.Stderr, "sandbox tests: %v\n", err)
-			os.Exit(2)
-		}
+	if err := testkit.NoRyuk(); err != nil {
+		fmt.Fprintf(os.Stderr, "sandbox tests: %v\n", err)
+		os.Exit(2)
 	}
 	dir, err := os.MkdirTemp("", "mcplab-sandbox-test-")
 	if err == nil {

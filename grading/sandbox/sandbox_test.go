@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/internal/testkit/containers"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading/sandbox"
@@ -416,21 +417,7 @@ func TestWorkspaceSeedsTheGoCache(t *testing.T) {
 // MCPLAB_REQUIRE_DOCKER=1), and returns a container sandbox.
 func needEngine(t *testing.T) *sandbox.Container {
 	t.Helper()
-	if os.Getenv("MCPLAB_DOCKER_TESTS") == "off" {
-		t.Skip("MCPLAB_DOCKER_TESTS=off: container tests skipped on purpose")
-	}
-	if testing.Short() {
-		t.Skip("-short: container tests skipped")
-	}
-	c, err := sandbox.NewContainer(context.Background(), "")
-	if err != nil {
-		if os.Getenv("MCPLAB_REQUIRE_DOCKER") == "1" {
-			t.Fatalf("MCPLAB_REQUIRE_DOCKER=1, but: %v", err)
-		}
-		t.Skipf("container sandbox unavailable (start an engine with docker/engine.sh and build the image with docker/runner-image.sh): %v", err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return containers.Sandbox(t)
 }
 
 func TestContainerConfinement(t *testing.T) {
