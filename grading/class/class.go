@@ -26,7 +26,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mcplab/mcplab/lab/proc"
@@ -198,46 +197,86 @@ func Grade(ctx context.Context, dir string, opts Options) (*Class, error) {
 	if err != nil {
 		return nil, err
 	}
-	subs, ignored, err := List(dir, opts.Exclude)
+	subs, ignored, err := classFolders(dir, &opts)
 	if err != nil {
 		return nil, err
-	}
-	if len(subs) == 0 {
-		return nil, fmt.Errorf("%s holds no submission folders", dir)
-	}
-	if subs = opts.Shard.Filter(subs); len(subs) == 0 {
-		return nil, fmt.Errorf("shard %s of %s holds no submission folders", opts.Shard, dir)
-	}
-	if opts.Root != "" {
-		if opts.Root, err = filepath.Abs(opts.Root); err != nil {
-			return nil, fmt.Errorf("the mounted root: %w", err)
-		}
-		for _, s := range subs {
-			if !within(opts.Root, s.Dir) {
-				return nil, fmt.Errorf("the submission %s is not inside the mounted root %s", s.Dir, opts.Root)
-			}
-		}
 	}
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = DefaultJobs(opts.Sandbox)
 	}
 	jobs = min(jobs, len(subs))
-
-	root, err := os.MkdirTemp(opts.WorkDir, "mcplab-class-")
+	root, err := makeWorkRoot(opts.WorkDir)
 	if err != nil {
-		return nil, fmt.Errorf("making the workspaces' folder: %w", err)
+		return nil, err
 	}
 	defer removeRoot(root)
-	// The sandbox users must pass through to their own workspaces.
-	if err := os.Chmod(root, 0o711); err != nil {
-		return nil, fmt.Errorf("making the workspaces' folder: %w", err)
-	}
 
 	c := &Class{Lesson: lesson.Manifest().Number, Sandbox: opts.Sandbox.Name(), Jobs: jobs, Checks: lesson.Checks(), Ignored: ignored}
 	for _, ch := range lesson.Checks() {
 		c.MaxScore += ch.Points
 	}
+	g, err := c.prepare(ctx, lesson, opts, root)
+	if err != nil {
+		return nil, err
+	}
+	students, lost := newPool(g, subs).run(ctx, jobs)
+	for i, st := range students {
+		if st != nil {
+			c.Students = append(c.Students, st)
+		} else {
+			c.NotGraded = append(c.NotGraded, subs[i].Name)
+		}
+	}
+	c.Duration = time.Since(started)
+	return c.stopped(ctx, lost)
+}
+
+// classFolders lists the submission folders of dir that opts grades: those
+// of its shard, every one inside opts.Root when it is set (made absolute).
+func classFolders(dir string, opts *Options) ([]Folder, []string, error) {
+	subs, ignored, err := List(dir, opts.Exclude)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(subs) == 0 {
+		return nil, nil, fmt.Errorf("%s holds no submission folders", dir)
+	}
+	if subs = opts.Shard.Filter(subs); len(subs) == 0 {
+		return nil, nil, fmt.Errorf("shard %s of %s holds no submission folders", opts.Shard, dir)
+	}
+	if opts.Root != "" {
+		if opts.Root, err = filepath.Abs(opts.Root); err != nil {
+			return nil, nil, fmt.Errorf("the mounted root: %w", err)
+		}
+		for _, s := range subs {
+			if !within(opts.Root, s.Dir) {
+				return nil, nil, fmt.Errorf("the submission %s is not inside the mounted root %s", s.Dir, opts.Root)
+			}
+		}
+	}
+	return subs, ignored, nil
+}
+
+// makeWorkRoot makes the folder, in workDir (or the system's), that holds
+// every student's workspace.
+func makeWorkRoot(workDir string) (string, error) {
+	root, err := os.MkdirTemp(workDir, "mcplab-class-")
+	if err != nil {
+		return "", fmt.Errorf("making the workspaces' folder: %w", err)
+	}
+	// The sandbox users must pass through to their own workspaces.
+	if err := os.Chmod(root, 0o711); err != nil {
+		removeRoot(root)
+		return "", fmt.Errorf("making the workspaces' folder: %w", err)
+	}
+	return root, nil
+}
+
+// prepare settles the class's time scale (calibrating it when opts gives
+// none, and grading the reference for its transcript when opts names one)
+// and returns the grader of its students.
+func (c *Class) prepare(ctx context.Context, lesson grading.Lesson, opts Options, root string) (*grader, error) {
 	c.TimeScale = opts.TimeScale
 	var refTranscript []grading.Event
 	if c.TimeScale <= 0 || len(opts.Reference) > 0 {
@@ -258,101 +297,24 @@ func Grade(ctx context.Context, dir string, opts Options) (*Class, error) {
 	if err != nil {
 		return nil, err
 	}
+	return &grader{opts: opts, lesson: lesson, scale: c.TimeScale, root: root, lab: lab, reference: refTranscript}, nil
+}
 
-	// A failure of the lab's own (not a student's) stops the other workers.
-	parent := ctx
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	g := &grader{opts: opts, lesson: lesson, scale: c.TimeScale, root: root, lab: lab, reference: refTranscript}
-	c.Students = make([]*Student, len(subs))
-	next := make(chan int)
-	var mu sync.Mutex
-	done := 0
-	closed := false // set when Grade returns without a stuck worker
-	var wg sync.WaitGroup
-	var firstErr error
-	for slot := range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				opts.progress(grading.ProgressEvent{Kind: grading.ProgressStudentStarted, Name: subs[i].Name, Total: len(subs)})
-				st, err := g.student(ctx, slot, i, subs[i])
-				mu.Lock()
-				if closed {
-					mu.Unlock()
-					continue
-				}
-				if err == nil && ctx.Err() != nil {
-					// Stopped while this student was being graded: a run
-					// cut short proves nothing, so the student is not
-					// graded rather than given what the cut left.
-					mu.Unlock()
-					continue
-				}
-				if err != nil {
-					if firstErr == nil {
-						firstErr = err
-						cancel(err)
-					}
-					mu.Unlock()
-					continue
-				}
-				c.Students[i] = st
-				done++
-				opts.progress(grading.ProgressEvent{Kind: grading.ProgressStudentEnded, Name: st.Name, Index: done, Total: len(subs), Verdict: Verdict(st)})
-				if opts.OnResult != nil {
-					opts.OnResult(done, len(subs), st)
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
-	for i := range subs {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
+// stopped is what Grade returns once the pool is done: the lab's own
+// failure lost, when ctx was not stopped; the class Incomplete, with the
+// error, when ctx was stopped before every student was graded; or the
+// class.
+func (c *Class) stopped(ctx context.Context, lost error) (*Class, error) {
+	if lost != nil && ctx.Err() == nil {
+		if errors.Is(lost, context.Canceled) {
+			return nil, fmt.Errorf("grading stopped: %w", lost)
 		}
-	}
-	close(next)
-	finished := make(chan struct{})
-	go func() { wg.Wait(); close(finished) }()
-	select {
-	case <-finished:
-	case <-ctx.Done():
-		t := time.NewTimer(stopWithin)
-		select {
-		case <-finished:
-		case <-t.C:
-		}
-		t.Stop()
-	}
-	mu.Lock()
-	closed = true
-	students := slices.Clone(c.Students)
-	lost := firstErr
-	mu.Unlock()
-	c.Students = nil
-	for i, st := range students {
-		if st != nil {
-			c.Students = append(c.Students, st)
-		} else {
-			c.NotGraded = append(c.NotGraded, subs[i].Name)
-		}
-	}
-	c.Duration = time.Since(started)
-	if lost != nil && !errors.Is(lost, context.Canceled) && parent.Err() == nil {
 		return nil, lost
 	}
-	if err := context.Cause(parent); err != nil && len(c.NotGraded) > 0 {
+	if err := context.Cause(ctx); err != nil && len(c.NotGraded) > 0 {
 		c.Incomplete = true
 		c.StoppedBy = err.Error()
 		return c, fmt.Errorf("grading stopped: %w", err)
-	}
-	if err := context.Cause(ctx); err != nil && parent.Err() == nil {
-		return nil, fmt.Errorf("grading stopped: %w", err)
 	}
 	return c, nil
 }
