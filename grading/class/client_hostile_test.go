@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -159,11 +160,23 @@ func checkClientHostile(t *testing.T, sb sandbox.Sandbox) {
 	resetPeakRSS(t)
 	rows := readClientHostile(t)
 	subs := clientHostileClass(t)
+	outDir := filepath.Join(openDir(t), "results")
+	c := gradeClientHostileInto(t, sb, subs, outDir)
+	checkClientHostileRows(t, sb.Name(), c, rows)
+	checkGraderPeakMemory(t)
+	checkResultsSize(t, outDir, len(rows))
+}
+
+// gradeClientHostileInto grades the client class subs in sb into the new
+// results folder outDir as grade-class does: each student's reports in
+// every format and its record.json as its grading ends, then class.json
+// and the gradebook.
+func gradeClientHostileInto(t *testing.T, sb sandbox.Sandbox, subs, outDir string) *class.Class {
+	t.Helper()
 	bin, err := labBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	outDir := filepath.Join(openDir(t), "results")
 	out, err := class.CreateOut(outDir)
 	if err != nil {
 		t.Fatal(err)
@@ -202,19 +215,20 @@ func checkClientHostile(t *testing.T, sb sandbox.Sandbox) {
 	if err := out.Close(); err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
 
+// checkClientHostileRows checks each student of the class against its row
+// of clients/EXPECTED.md (outcome, score, failed checks, flags), and logs
+// the class as graded, in the table's form.
+func checkClientHostileRows(t *testing.T, sandboxName string, c *class.Class, rows map[string]hostileRow) {
+	t.Helper()
 	got := map[string]*class.Student{}
 	for _, s := range c.Students {
 		got[s.Name] = s
 	}
 	var table []string
-	for _, name := range slices.Sorted(func(yield func(string) bool) {
-		for n := range rows {
-			if !yield(n) {
-				return
-			}
-		}
-	}) {
+	for _, name := range slices.Sorted(maps.Keys(rows)) {
 		w := rows[name]
 		s := got[name]
 		if s == nil {
@@ -226,16 +240,10 @@ func checkClientHostile(t *testing.T, sb sandbox.Sandbox) {
 		if r.Gradable {
 			score = strconv.Itoa(r.Score) + "/" + strconv.Itoa(r.MaxScore)
 		}
-		cell := func(xs []string) string {
-			if len(xs) == 0 {
-				return "-"
-			}
-			return strings.Join(xs, ", ")
-		}
-		table = append(table, fmt.Sprintf("| %s | %s | %s | %s | %s |", name, r.Outcome.Kind, score, cell(r.Failed()), cell(s.Flags)))
+		table = append(table, fmt.Sprintf("| %s | %s | %s | %s | %s |", name, r.Outcome.Kind, score, tableCell(r.Failed()), tableCell(s.Flags)))
 		if string(r.Outcome.Kind) != w.outcome || score != w.score || !slices.Equal(r.Failed(), w.failed) || !slices.Equal(s.Flags, w.flags) {
 			t.Errorf("%s sandbox, %s: outcome %s, score %s, failed %v, flags %v; want %s, %s, %v, %v\n(%s)",
-				sb.Name(), name, r.Outcome.Kind, score, r.Failed(), s.Flags, w.outcome, w.score, w.failed, w.flags, r.Outcome.Detail)
+				sandboxName, name, r.Outcome.Kind, score, r.Failed(), s.Flags, w.outcome, w.score, w.failed, w.flags, r.Outcome.Detail)
 			for _, ch := range r.Checks {
 				if ch.Status != "pass" {
 					t.Logf("  %s %s: %.600s", ch.Status, ch.ID, ch.Message)
@@ -243,9 +251,21 @@ func checkClientHostile(t *testing.T, sb sandbox.Sandbox) {
 			}
 		}
 	}
-	t.Logf("%s sandbox, as graded:\n%s", sb.Name(), strings.Join(table, "\n"))
+	t.Logf("%s sandbox, as graded:\n%s", sandboxName, strings.Join(table, "\n"))
+}
 
-	// The grader's memory and the results stay bounded.
+// tableCell is a list as a cell of EXPECTED.md's table: "-" when empty.
+func tableCell(xs []string) string {
+	if len(xs) == 0 {
+		return "-"
+	}
+	return strings.Join(xs, ", ")
+}
+
+// checkGraderPeakMemory checks that the test process, the grader, peaked
+// under its memory bound.
+func checkGraderPeakMemory(t *testing.T) {
+	t.Helper()
 	// Without -race the class peaks near 175 MiB; the race detector's
 	// shadow takes it to about 900 MiB. An unbounded grader took 4 GB
 	// without it. The bound is 512 MiB, or 2 GiB under -race.
@@ -257,9 +277,16 @@ func checkClientHostile(t *testing.T, sb sandbox.Sandbox) {
 	if peak > limit {
 		t.Errorf("the test process's peak RSS is %d MiB, over %d MiB", peak>>20, limit>>20)
 	}
+}
+
+// checkResultsSize checks that the results in outDir of a class of n
+// students stay bounded: no file over 8 MiB, no student's over 16 MiB, 6
+// MiB a student in all.
+func checkResultsSize(t *testing.T, outDir string, n int) {
+	t.Helper()
 	var total int64
 	perStudent := map[string]int64{}
-	err = filepath.WalkDir(outDir, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(outDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -280,7 +307,7 @@ func checkClientHostile(t *testing.T, sb sandbox.Sandbox) {
 		t.Fatal(err)
 	}
 	t.Logf("results: %d KiB in all; per student (KiB): %v", total>>10, kib(perStudent))
-	if limit := int64(len(rows)) * 6 << 20; total > limit {
+	if limit := int64(n) * 6 << 20; total > limit {
 		t.Errorf("the results are %d MiB, over %d MiB (6 MiB a student)", total>>20, limit>>20)
 	}
 	for name, n := range perStudent {

@@ -129,10 +129,30 @@ func checkHostile(t *testing.T, sb sandbox.Sandbox) {
 	rows := readHostile(t)
 	subs, conns := hostileClass(t, rows)
 	base := openDir(t)
+	victim := checkOutRefusesPlanted(t, base)
+	outDir := filepath.Join(base, "results")
+	work := openDir(t)
+	opts := class.Options{Sandbox: sb, Jobs: 6, TimeScale: 2, Reference: reference(t), WorkDir: work}
+	if sb.Name() == "container" {
+		opts.Root = filepath.Dir(subs)
+		opts.Share = []string{filepath.Join(testdata(t), "servers")}
+	}
+	c := gradeHostileInto(t, subs, outDir, opts)
+	checkHostileVerdicts(t, sb.Name(), c, rows)
+	checkResultsContained(t, victim, outDir, len(c.Students))
+	checkGradesCSVSafe(t, outDir, len(c.Students))
+	if conns.Load() != 0 {
+		t.Errorf("a student reached a listener on 127.0.0.1 %d time(s)", conns.Load())
+	}
+	checkNothingLeft(t, sb, opts.Jobs, work)
+}
 
-	// A results folder that is a link, or a folder the grader did not make,
-	// is refused, and nothing is written through it.
-	victim := filepath.Join(openDir(t), "victim")
+// checkOutRefusesPlanted checks that a results folder that is a link, or a
+// folder the grader did not make, in base is refused, and returns the
+// folder the link points to, in which nothing may be written.
+func checkOutRefusesPlanted(t *testing.T, base string) (victim string) {
+	t.Helper()
+	victim = filepath.Join(openDir(t), "victim")
 	if err := os.Mkdir(victim, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -148,24 +168,24 @@ func checkHostile(t *testing.T, sb sandbox.Sandbox) {
 	if _, err := class.CreateOut(filepath.Join(base, "planted")); err == nil {
 		t.Error("CreateOut took a folder it did not make")
 	}
+	return victim
+}
 
-	outDir := filepath.Join(base, "results")
+// gradeHostileInto grades the class subs with opts into the new results
+// folder outDir, as lab grade-class does: each student's JSON and Markdown
+// reports as its grading ends, then the gradebook.
+func gradeHostileInto(t *testing.T, subs, outDir string, opts class.Options) *class.Class {
+	t.Helper()
 	out, err := class.CreateOut(outDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	formats := []string{report.FormatJSON, report.FormatMarkdown}
-	work := openDir(t)
 	var writeErr error
-	opts := class.Options{Sandbox: sb, Jobs: 6, TimeScale: 2, Reference: reference(t), WorkDir: work,
-		OnResult: func(_, _ int, s *class.Student) {
-			if err := out.WriteStudent(s, formats); err != nil && writeErr == nil {
-				writeErr = err
-			}
-		}}
-	if sb.Name() == "container" {
-		opts.Root = filepath.Dir(subs)
-		opts.Share = []string{filepath.Join(testdata(t), "servers")}
+	opts.OnResult = func(_, _ int, s *class.Student) {
+		if err := out.WriteStudent(s, formats); err != nil && writeErr == nil {
+			writeErr = err
+		}
 	}
 	c, err := class.Grade(context.Background(), subs, opts)
 	if err != nil {
@@ -180,8 +200,14 @@ func checkHostile(t *testing.T, sb sandbox.Sandbox) {
 	if err := out.Close(); err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
 
-	// Every student has a result, as EXPECTED.md says.
+// checkHostileVerdicts checks that every student of the hostile class has
+// the result EXPECTED.md gives it (rows), and the students of hostileNames,
+// correct servers, full marks.
+func checkHostileVerdicts(t *testing.T, sandboxName string, c *class.Class, rows map[string]hostileRow) {
+	t.Helper()
 	got := map[string]*class.Student{}
 	for _, s := range c.Students {
 		got[s.Name] = s
@@ -202,9 +228,9 @@ func checkHostile(t *testing.T, sb sandbox.Sandbox) {
 		}
 		anyScore, anyFailed := w.score == "any", slices.Equal(w.failed, []string{"any"})
 		if string(r.Outcome.Kind) != w.outcome || !anyScore && score != w.score ||
-			!anyFailed && !slices.Equal(r.Failed(), w.failed) || !flagsAsExpected(sb.Name(), s.Flags, w.flags) {
+			!anyFailed && !slices.Equal(r.Failed(), w.failed) || !flagsAsExpected(sandboxName, s.Flags, w.flags) {
 			t.Errorf("%s sandbox, %q: outcome %s, score %s, failed %v, flags %v; want %s, %s, %v, %v\n(%s)",
-				sb.Name(), name, r.Outcome.Kind, score, r.Failed(), s.Flags, w.outcome, w.score, w.failed, w.flags, r.Outcome.Detail)
+				sandboxName, name, r.Outcome.Kind, score, r.Failed(), s.Flags, w.outcome, w.score, w.failed, w.flags, r.Outcome.Detail)
 		}
 	}
 	for name, w := range rows {
@@ -216,8 +242,14 @@ func checkHostile(t *testing.T, sb sandbox.Sandbox) {
 	if s := got["hostile-lab-copy"]; s != nil && !strings.Contains(s.Result.Outcome.Detail, "copy of the lab binary") {
 		t.Errorf("hostile-lab-copy: the outcome does not tell the teacher: %s", s.Result.Outcome.Detail)
 	}
+}
 
-	// The grader wrote only inside its own results folder, and no link.
+// checkResultsContained checks that the grader wrote only inside its own
+// results folder outDir, plain files and folders with a folder for each
+// of the n students graded, and nothing through the link to victim or a
+// link a student planted.
+func checkResultsContained(t *testing.T, victim, outDir string, n int) {
+	t.Helper()
 	if entries, _ := os.ReadDir(victim); len(entries) > 0 {
 		t.Errorf("something was written through the linked results folder: %v", entries)
 	}
@@ -225,7 +257,7 @@ func checkHostile(t *testing.T, sb sandbox.Sandbox) {
 		t.Errorf("/tmp/hostile-proc-pwned exists (%v): a link planted by a student was followed", err)
 	}
 	var students []string
-	err = filepath.WalkDir(outDir, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(outDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -240,11 +272,16 @@ func checkHostile(t *testing.T, sb sandbox.Sandbox) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(students) != len(c.Students) {
-		t.Errorf("%d student folders in the results, want %d", len(students), len(c.Students))
+	if len(students) != n {
+		t.Errorf("%d student folders in the results, want %d", len(students), n)
 	}
+}
 
-	// grades.csv has a row for every student, and opens safely.
+// checkGradesCSVSafe checks that the grades.csv of outDir has a row for
+// each of the n students graded, and no cell a spreadsheet would run or
+// that holds a control character.
+func checkGradesCSVSafe(t *testing.T, outDir string, n int) {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join(outDir, "grades.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -253,8 +290,8 @@ func checkHostile(t *testing.T, sb sandbox.Sandbox) {
 	if err != nil {
 		t.Fatalf("grades.csv does not parse: %v", err)
 	}
-	if len(records) != len(c.Students)+1 {
-		t.Errorf("grades.csv has %d rows, want a header and %d", len(records), len(c.Students))
+	if len(records) != n+1 {
+		t.Errorf("grades.csv has %d rows, want a header and %d", len(records), n)
 	}
 	for _, rec := range records {
 		for _, cell := range rec {
@@ -266,29 +303,16 @@ func checkHostile(t *testing.T, sb sandbox.Sandbox) {
 			}
 		}
 	}
+}
 
-	// Nothing of a student is left: no network reached, no process, no file
-	// in the scratch folders, no mount, no workspace.
-	if conns.Load() != 0 {
-		t.Errorf("a student reached a listener on 127.0.0.1 %d time(s)", conns.Load())
-	}
+// checkNothingLeft checks that nothing of a student is left once the
+// class is graded in sb with jobs slots: no process, no file in the
+// scratch folders, no System V IPC object, no mount, no workspace in work.
+func checkNothingLeft(t *testing.T, sb sandbox.Sandbox, jobs int, work string) {
+	t.Helper()
 	if p, ok := sb.(*sandbox.Process); ok {
-		for slot := range opts.Jobs {
-			uid, _, err := p.User(slot)
-			if err != nil || uid < 0 {
-				continue
-			}
-			if left := processesOf(uid); len(left) > 0 {
-				t.Errorf("uid %d still runs %v", uid, left)
-			}
-			for _, d := range []string{"/tmp", "/var/tmp", "/dev/shm", "/run/lock"} {
-				if left := ownedBy(d, uid); len(left) > 0 {
-					t.Errorf("uid %d left %v", uid, left)
-				}
-			}
-			if left, err := sandbox.SysVObjectsOf(uid); err != nil || len(left) > 0 {
-				t.Errorf("uid %d left System V IPC objects %+v (%v)", uid, left, err)
-			}
+		for slot := range jobs {
+			checkSlotLeftNothing(t, p, slot)
 		}
 	}
 	// hostile-ipc-writer's objects stayed in its own IPC namespace, in
@@ -317,6 +341,27 @@ func checkHostile(t *testing.T, sb sandbox.Sandbox) {
 	}
 	if entries, _ := os.ReadDir(work); len(entries) > 0 {
 		t.Errorf("the workspaces' folder was left: %v", entries)
+	}
+}
+
+// checkSlotLeftNothing checks that the user of the process sandbox's slot
+// runs no process and owns no scratch file or System V IPC object.
+func checkSlotLeftNothing(t *testing.T, p *sandbox.Process, slot int) {
+	t.Helper()
+	uid, _, err := p.User(slot)
+	if err != nil || uid < 0 {
+		return
+	}
+	if left := processesOf(uid); len(left) > 0 {
+		t.Errorf("uid %d still runs %v", uid, left)
+	}
+	for _, d := range []string{"/tmp", "/var/tmp", "/dev/shm", "/run/lock"} {
+		if left := ownedBy(d, uid); len(left) > 0 {
+			t.Errorf("uid %d left %v", uid, left)
+		}
+	}
+	if left, err := sandbox.SysVObjectsOf(uid); err != nil || len(left) > 0 {
+		t.Errorf("uid %d left System V IPC objects %+v (%v)", uid, left, err)
 	}
 }
 
