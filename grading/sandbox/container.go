@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -206,6 +208,7 @@ func (cs *containerStarter) Start(ctx context.Context) (proc.Process, error) {
 		in.remove()
 		return nil, fmt.Errorf("attaching to the container: %w", err)
 	}
+	started := time.Now()
 	if err := ctr.Start(apiCtx); err != nil {
 		att.Close()
 		cs.c.remove(id)
@@ -213,7 +216,7 @@ func (cs *containerStarter) Start(ctx context.Context) (proc.Process, error) {
 		return nil, fmt.Errorf("starting the container: %w", err)
 	}
 
-	p := &containerProcess{c: cs.c, id: id, att: att.HijackedResponse, stdin: in,
+	p := &containerProcess{c: cs.c, id: id, att: att.HijackedResponse, stdin: in, started: started,
 		stdout: newStream(streamBuffer), stderr: newStream(streamBuffer),
 		done: make(chan struct{}), copied: make(chan struct{}), memory: lim.Memory}
 	go func() {
@@ -327,6 +330,8 @@ type containerProcess struct {
 	exit           proc.Exit
 	memory         int64
 	killOnce       sync.Once
+	killed         atomic.Bool // the grader killed it
+	started        time.Time
 	closeOnce      sync.Once
 }
 
@@ -339,14 +344,8 @@ func (p *containerProcess) watch() {
 	case r := <-wr.Result:
 		code := int(r.StatusCode)
 		oom := false
-		if code == 128+int(syscall.SIGKILL) {
-			// Killed: by the grader, or by the kernel for memory? Only
-			// the container's state tells.
-			ictx, cancel := context.WithTimeout(ctx, apiWithin)
-			if insp, err := p.c.cli.ContainerInspect(ictx, p.id, client.ContainerInspectOptions{}); err == nil {
-				oom = insp.Container.State.OOMKilled
-			}
-			cancel()
+		if code == 128+int(syscall.SIGKILL) && !p.killed.Load() {
+			oom = p.killedForMemory(ctx)
 		}
 		p.exit = containerExit(code, oom, p.memory)
 	case err := <-wr.Error:
@@ -360,6 +359,39 @@ func (p *containerProcess) watch() {
 	proc.Drain(p.copied, 5*time.Second, p.closeConn)
 	p.c.remove(p.id)
 	p.closeConn()
+}
+
+// oomEventWait bounds the wait for the engine's record of an OOM kill that
+// it may publish after the container's exit.
+const oomEventWait = 3 * time.Second
+
+// killedForMemory tells whether the kernel killed the container's program
+// for memory, for a container that ended by SIGKILL the grader did not
+// send. The container's state says so when the engine heard of the OOM
+// kill before the exit; the two reach it by separate paths, so when the
+// state does not, the engine's "oom" event for the container, which it
+// records whichever came first, is waited for a moment.
+func (p *containerProcess) killedForMemory(ctx context.Context) bool {
+	ictx, cancel := context.WithTimeout(ctx, apiWithin)
+	defer cancel()
+	if insp, err := p.c.cli.ContainerInspect(ictx, p.id, client.ContainerInspectOptions{}); err == nil && insp.Container.State.OOMKilled {
+		return true
+	}
+	ectx, cancel := context.WithTimeout(ctx, oomEventWait+time.Second)
+	defer cancel()
+	ev := p.c.cli.Events(ectx, client.EventsListOptions{
+		Since:   strconv.FormatInt(p.started.Unix()-1, 10),
+		Until:   strconv.FormatInt(time.Now().Add(oomEventWait).Unix(), 10),
+		Filters: client.Filters{}.Add("container", p.id).Add("event", "oom"),
+	})
+	select {
+	case _, ok := <-ev.Messages:
+		return ok
+	case <-ev.Err:
+		return false
+	case <-ectx.Done():
+		return false
+	}
 }
 
 // containerExit turns a container's end into an Exit.
@@ -388,6 +420,7 @@ func (p *containerProcess) Wait() proc.Exit {
 // not hold the container's end up.
 func (p *containerProcess) Kill() {
 	p.killOnce.Do(func() {
+		p.killed.Store(true)
 		p.stdout.drop()
 		p.stderr.drop()
 		ctx, cancel := context.WithTimeout(context.Background(), apiWithin)
