@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/lab/capture"
@@ -133,8 +134,8 @@ func adoptOrphans(e *env, stderr io.Writer, who string) func() {
 		defer cancel()
 		n, err := o.KillAll(ctx)
 		if n > 0 {
-			fmt.Fprintf(stderr, "%s: ended %d process(es) the server had left running outside its process group "+
-				"(a daemon started with setsid, or its children); a server must end what it starts\n", who, n)
+			fmt.Fprintf(stderr, "%s: ended %s the server had left running outside its process group "+
+				"(a daemon started with setsid, or its children); a server must end what it starts\n", who, grading.CountOf(n, "process", "processes"))
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %s\n", who, textesc.Line(err.Error()))

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcplab/mcplab/grading"
 )
 
 // labProcess starts this test binary as the lab, a process of its own (so
@@ -167,7 +169,7 @@ read pid < "$1"; echo $pid >> "$2"; cat >/dev/null`
 	if len(written) != 2 || len(left) > 0 {
 		t.Errorf("pids %q; still running after lab capture returned: %v", written, left)
 	}
-	wantErr := "lab capture: ended 1 process(es) the server had left running outside its process group " +
+	wantErr := "lab capture: ended 1 process the server had left running outside its process group " +
 		"(a daemon started with setsid, or its children); a server must end what it starts\n" +
 		"lab capture: 4 records in " + out + ".jsonl and " + out + ".md; the server exited with status 0\n"
 	if code != 0 || errb.String() != wantErr {
@@ -197,7 +199,7 @@ LAB_TEST_MAIN=1 exec "$2" serve reader`
 	if n < 2 || n%2 != 0 || len(left) > 0 {
 		t.Errorf("%d pids written; still running after lab grade returned: %v", n, left)
 	}
-	wantErr := "lab grade: ended " + strconv.Itoa(n/2) + " process(es) the server had left running outside its process group"
+	wantErr := "lab grade: ended " + grading.CountOf(n/2, "process", "processes") + " the server had left running outside its process group"
 	// The verdicts are the grader's business; what matters here is that the
 	// server was graded (0 or 1, not 2) and what it left was ended.
 	if code == exitCannot || code > exitFailed || !strings.Contains(errb.String(), wantErr) {

@@ -688,7 +688,7 @@ const watcherExpected = "the client's parent process left alone until the client
 func bridgeVerdict(rep rig.Report, exit proc.Exit, ended bool) (left, watcher string) {
 	switch {
 	case rep.Reported && rep.LeftRunning > 0:
-		return fmt.Sprintf("%d server process(es) the client started were still running when it exited; the bridge ended them", rep.LeftRunning), ""
+		return fmt.Sprintf("%d %s", rep.LeftRunning, rig.LeftRunningText(rep.LeftRunning)), ""
 	case rep.Reported:
 		return "", ""
 	case rep.Problem != "":

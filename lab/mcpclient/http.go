@@ -193,7 +193,11 @@ func (c *httpConn) readStream(ctx context.Context, resp *http.Response, id json.
 			if got {
 				return nil
 			}
-			what := fmt.Sprintf("after %d message(s) and before the response to request %s", messages, id)
+			noun := "messages"
+			if messages == 1 {
+				noun = "message"
+			}
+			what := fmt.Sprintf("after %d %s and before the response to request %s", messages, noun, id)
 			if inEvent {
 				what += " (an event without its closing blank line was dropped)"
 			}

@@ -161,10 +161,10 @@ func TestHTTPStreamFailures(t *testing.T) {
 	for _, tt := range []struct {
 		name, answer, want string
 	}{
-		{"ends before the response", sse(progress), "the event stream ended after 1 message(s) and before the response to request 1"},
+		{"ends before the response", sse(progress), "the event stream ended after 1 message and before the response to request 1"},
 		{"half an event", sse(progress, "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"), "an event without its closing blank line was dropped"},
 		{"breaks", "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n" +
-			strconv.FormatInt(int64(len(progress)), 16) + "\r\n" + progress + "\r\n", "the event stream broke after 1 message(s)"},
+			strconv.FormatInt(int64(len(progress)), 16) + "\r\n" + progress + "\r\n", "the event stream broke after 1 message"},
 		{"server error", "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nupstream down", "502 Bad Gateway: upstream down"},
 		{"json without response", jsonOK + `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`, "holds no response to request 1"},
 		{"not json", jsonOK + `<html>`, "not a JSON-RPC message"},

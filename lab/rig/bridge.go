@@ -187,9 +187,19 @@ func reportLeftRunning(rc *reportConn, stderr io.Writer, n int) error {
 			return fmt.Errorf("reporting to the grader: %w", err)
 		}
 	case n > 0:
-		fmt.Fprintf(stderr, "%s %d server process(es) the client started were still running when it exited; the bridge ended them\n", LeftRunning, n)
+		fmt.Fprintf(stderr, "%s %d %s\n", LeftRunning, n, LeftRunningText(n))
 	}
 	return nil
+}
+
+// LeftRunningText says that n server processes the client started outlived
+// it ("1 server process the client started was still running ..."), after
+// the count.
+func LeftRunningText(n int) string {
+	if n == 1 {
+		return "server process the client started was still running when it exited; the bridge ended it"
+	}
+	return "server processes the client started were still running when it exited; the bridge ended them"
 }
 
 // exitStatus is the exit status a command's Wait error stands for: its

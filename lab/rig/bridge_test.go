@@ -170,7 +170,7 @@ func TestBridgeEndsLeftRunning(t *testing.T) {
 	if err != nil || code != 0 {
 		t.Fatalf("Bridge returned %d, %v", code, err)
 	}
-	want := LeftRunning + " 1 server process(es) the client started were still running when it exited; the bridge ended them\n"
+	want := LeftRunning + " 1 server process the client started was still running when it exited; the bridge ended it\n"
 	if stderr.String() != want {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
