@@ -101,6 +101,11 @@ stop() {
 	pid=""
 	[ -r "$dir/started.pid" ] && pid=$(cat "$dir/started.pid")
 	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+		# The networks made on it (testcontainers-go makes one, as this
+		# engine has no bridge) are bridges of the host's: a dockerd that
+		# stops leaves them behind, and each takes an address pool, until
+		# no engine on the machine can make a network. Remove them first.
+		docker -H "unix://$dir/docker.sock" network prune -f >/dev/null 2>&1 || true
 		say "stopping the second dockerd (pid $pid)"
 		kill -TERM "$pid"
 		waited=0
