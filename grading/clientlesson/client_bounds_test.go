@@ -2,13 +2,11 @@ package clientlesson_test
 
 import (
 	"encoding/json"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -20,12 +18,7 @@ var hostileClient = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	exe := filepath.Join(dir, "hostile-client")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", exe, "../testdata/clients/hostile")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return "", &buildError{"../testdata/clients/hostile", string(b), err}
-	}
-	return exe, nil
+	return testkit.GoBuild(dir, "hostile-client", "../testdata/clients/hostile")
 })
 
 // answerChecks are the checks of lesson 3 judged from a client's answers

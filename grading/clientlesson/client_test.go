@@ -1,14 +1,12 @@
 package clientlesson_test
 
 import (
-	"os/exec"
-	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -21,12 +19,7 @@ var studentClient = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	exe := filepath.Join(dir, "student-client")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", exe, "../testdata/clients/student")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return "", &buildError{"../testdata/clients/student", string(b), err}
-	}
-	return exe, nil
+	return testkit.GoBuild(dir, "student-client", "../testdata/clients/student")
 })
 
 // gradeClient grades a client for lesson 3, with the test lab binary as

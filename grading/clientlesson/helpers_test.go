@@ -3,16 +3,12 @@ package clientlesson_test
 import (
 	"context"
 	"flag"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/clientlesson"
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/proc"
 )
 
@@ -21,26 +17,11 @@ var (
 	stressParallel = flag.Int("stress.parallel", 25, "grades run at once in BenchmarkStressClient")
 )
 
-type buildError struct {
-	pkg, out string
-	err      error
-}
-
-func (e *buildError) Error() string { return fmt.Sprintf("building %s: %v\n%s", e.pkg, e.err, e.out) }
-
 // tempRoot holds the binaries the tests build; TestMain removes it.
 var tempRoot string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mcplab-clientlesson-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	tempRoot = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testkit.MainInTemp(m, "mcplab-clientlesson-test-", func(dir string) { tempRoot = dir })
 }
 
 func osMkdirTemp() (string, error) { return tempRoot, nil }
@@ -48,12 +29,7 @@ func osMkdirTemp() (string, error) { return tempRoot, nil }
 // labBinary builds the lab, once per test run: the reference client and
 // the relay to a client lesson's stdio servers.
 var labBinary = sync.OnceValues(func() (string, error) {
-	exe := filepath.Join(tempRoot, "lab")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", exe, "github.com/mcplab/mcplab/cmd/lab")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return "", &buildError{"github.com/mcplab/mcplab/cmd/lab", string(b), err}
-	}
-	return exe, nil
+	return testkit.GoBuild(tempRoot, "lab", "github.com/mcplab/mcplab/cmd/lab")
 })
 
 // bin is the path of a binary the tests build; only "lab" is built here.

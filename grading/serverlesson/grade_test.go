@@ -2,15 +2,14 @@ package serverlesson_test
 
 import (
 	"context"
-	"os/exec"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/mcplab/mcplab/grading/serverlesson"
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -27,10 +26,9 @@ var binaries = sync.OnceValues(func() (map[string]string, error) {
 		"lab":     "github.com/mcplab/mcplab/cmd/lab",
 		"student": "../testdata/servers/student",
 	} {
-		exe := filepath.Join(dir, name)
-		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", exe, pkg)
-		if b, err := cmd.CombinedOutput(); err != nil {
-			return nil, &buildError{pkg, string(b), err}
+		exe, err := testkit.GoBuild(dir, name, pkg)
+		if err != nil {
+			return nil, err
 		}
 		out[name] = exe
 	}

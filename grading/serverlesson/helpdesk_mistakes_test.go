@@ -2,9 +2,7 @@ package serverlesson_test
 
 import (
 	"os/exec"
-	"path/filepath"
 	"reflect"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -12,6 +10,7 @@ import (
 	"testing/fstest"
 
 	"github.com/mcplab/mcplab/grading/serverlesson"
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -24,12 +23,7 @@ var helpdeskBinary = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	exe := filepath.Join(dir, "helpdesk-mistakes")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", exe, "../testdata/servers/helpdesk")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return "", &buildError{"../testdata/servers/helpdesk", string(b), err}
-	}
-	return exe, nil
+	return testkit.GoBuild(dir, "helpdesk-mistakes", "../testdata/servers/helpdesk")
 })
 
 // helpdeskMistakes is every mistake of the lesson-2 test helpdesk, with the
