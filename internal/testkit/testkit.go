@@ -1,6 +1,8 @@
 // Package testkit holds what the project's tests share: the skip-or-fail
 // rule of the container tests, the setting testcontainers needs before its
-// first use, and the reader of lesson 1's table of odd inputs. Only tests
+// first use, the reader of lesson 1's table of odd inputs, the build of a
+// test binary, and small fixtures (a folder every user may read, a named
+// pipe, a busy core, a dead address, a listener that counts). Only tests
 // import it, and it imports nothing of the project's, so that a test of any
 // layer may (the container sandbox's helper, which needs the grader, is in
 // testkit/containers).

@@ -1,0 +1,31 @@
+package testkit
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// OpenDir returns a fresh folder, removed when t ends, that every user may
+// pass through and read (it and its parent are mode 0755), so that a
+// program run as a sandbox user can reach what a test puts there.
+func OpenDir(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// Mkfifo makes a named pipe at path with the permission bits perm, or
+// fails t.
+func Mkfifo(t testing.TB, path string, perm uint32) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, perm); err != nil {
+		t.Fatal(err)
+	}
+}
