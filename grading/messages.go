@@ -4,16 +4,13 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mcplab/mcplab/lab/textesc"
 )
 
-// CountOf is "1 line" or "3 lines": n, then the word in the form n needs,
-// for every count a student or a teacher reads.
-func CountOf(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
+// CountOf is "1 line" or "3 lines": n, then the word in the form n needs
+// (textesc.CountOf, which the lab's own commands use too).
+func CountOf(n int, one, many string) string { return textesc.CountOf(n, one, many) }
 
 // placeGroup is the further failures of one check in one scenario.
 type placeGroup struct {

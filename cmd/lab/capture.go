@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/lab/capture"
@@ -135,7 +134,7 @@ func adoptOrphans(e *env, stderr io.Writer, who string) func() {
 		n, err := o.KillAll(ctx)
 		if n > 0 {
 			fmt.Fprintf(stderr, "%s: ended %s the server had left running outside its process group "+
-				"(a daemon started with setsid, or its children); a server must end what it starts\n", who, grading.CountOf(n, "process", "processes"))
+				"(a daemon started with setsid, or its children); a server must end what it starts\n", who, textesc.CountOf(n, "process", "processes"))
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %s\n", who, textesc.Line(err.Error()))

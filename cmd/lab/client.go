@@ -15,9 +15,8 @@ import (
 
 	"github.com/mcplab/mcplab/lab/mcp"
 	"github.com/mcplab/mcplab/lab/mcphost"
+	"github.com/mcplab/mcplab/lab/textesc"
 	"github.com/mcplab/mcplab/lab/wire"
-
-	"github.com/mcplab/mcplab/grading"
 )
 
 // hostFlags are the flags lab client, lab tools and lab call share.
@@ -227,7 +226,7 @@ func toolsCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	defer h.Close()
 	for _, s := range h.Servers() {
-		state := grading.CountOf(s.Tools, "tool", "tools")
+		state := textesc.CountOf(s.Tools, "tool", "tools")
 		if s.Err != nil {
 			state = "UNAVAILABLE"
 		}

@@ -1,7 +1,8 @@
 // Package textesc shows text a student controls in a way nothing reading it
 // can act on: a terminal, a log parser, an XML reader, a Markdown renderer
 // or a spreadsheet. It is the one place the lab's escapers live; each
-// caller picks the context it writes to.
+// caller picks the context it writes to. CountOf words the counts such a
+// text gives ("1 process", "3 processes").
 package textesc
 
 import (
