@@ -2,7 +2,8 @@ package grading
 
 import (
 	"fmt"
-	"unicode/utf8"
+
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // The caps on what a graded program writes and on what a result keeps of
@@ -27,34 +28,21 @@ const (
 	// scenario.
 	StreamLinesMax = 10_000
 	// EventTextMax caps the text of one transcript event of a result.
-	EventTextMax = 64 << 10
+	EventTextMax = event.TextMax
 	// TranscriptScenarioMax caps the transcript text of one scenario, and
 	// TranscriptMax that of a whole result; TranscriptEventsMax caps the
 	// events of one scenario, and TranscriptEventsTotalMax a result's.
-	TranscriptScenarioMax    = 256 << 10
+	TranscriptScenarioMax    = event.ScenarioTextMax
 	TranscriptMax            = 1 << 20
-	TranscriptEventsMax      = 4_000
+	TranscriptEventsMax      = event.ScenarioEventsMax
 	TranscriptEventsTotalMax = 10_000
 	// FieldMax caps a check's message, expected and actual in a result.
 	FieldMax = 16 << 10
 )
 
-// cutText cuts s to at most max bytes, marker included, on a rune
-// boundary, and says how many bytes were left out and why: "… [cut: 1234
-// more bytes not kept: why]". A text it cut is not cut again.
-func CutText(s string, max int, why string) string {
-	if len(s) <= max {
-		return s
-	}
-	cut := max - len(why) - 48 // room for the marker
-	if cut < 0 {
-		cut = 0
-	}
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("… [cut: %d more bytes not kept: %s]", len(s)-cut, why)
-}
+// CutText cuts s to at most max bytes, marker included, and says how
+// many bytes were left out and why (see event.CutText).
+func CutText(s string, max int, why string) string { return event.CutText(s, max, why) }
 
 // BoundTranscript returns the events within the transcript caps: each
 // event's text cut at EventTextMax, and, once a scenario has passed

@@ -49,17 +49,9 @@ const (
 	EventNote   = event.Note   // something the grader observed (a timeout, a cap)
 )
 
-// Event is one timed happening of a graded run.
-type Event struct {
-	// Scenario names the grading scenario the event belongs to.
-	Scenario string `json:"scenario"`
-	// AtMS is the time since the scenario started, in milliseconds.
-	AtMS int64     `json:"at_ms"`
-	Kind EventKind `json:"kind"`
-	// Text is the chunk, line or note, exactly as sent or received (a chunk
-	// keeps its newlines).
-	Text string `json:"text"`
-}
+// Event is one timed happening of a graded run: the lab's event record
+// (lab/event), which lab run shows without a grader.
+type Event = event.Event
 
 // OutcomeKind classifies how a graded run went as a whole.
 type OutcomeKind string
