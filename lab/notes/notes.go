@@ -105,41 +105,34 @@ func New(lib *Library) *mcpserver.Server {
 		CacheScope:    mcp.CachePublic,
 	}
 	s.AddTool(SearchTool, mcpserver.ToolFunc(func(_ context.Context, _ *mcpserver.Request, args json.RawMessage) (*mcp.CallToolResult, error) {
-		var a struct {
-			Query *string `json:"query"`
-		}
-		if json.Unmarshal(args, &a) != nil || a.Query == nil {
+		v, ok := mcpserver.StringArgs(args, "query")
+		if !ok {
 			return mcp.ToolError("search needs the argument query, a string such as \"division by zero\"."), nil
 		}
-		return lib.search(*a.Query), nil
+		return lib.search(v[0]), nil
 	}))
 	s.AddTool(ReadTool, mcpserver.ToolFunc(func(_ context.Context, _ *mcpserver.Request, args json.RawMessage) (*mcp.CallToolResult, error) {
-		var a struct {
-			ID *string `json:"id"`
-		}
-		if json.Unmarshal(args, &a) != nil || a.ID == nil {
+		v, ok := mcpserver.StringArgs(args, "id")
+		if !ok {
 			return mcp.ToolError("read_note needs the argument id, a string such as %q; search lists the ids.", "divide-by-zero"), nil
 		}
 		lib.mu.Lock()
-		n, ok := lib.notes[*a.ID]
+		n, ok := lib.notes[v[0]]
 		lib.mu.Unlock()
 		if !ok {
-			return mcp.ToolError("There is no note %q; search lists the ids there are.", *a.ID), nil
+			return mcp.ToolError("There is no note %q; search lists the ids there are.", v[0]), nil
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent(n.Text)}}, nil
 	}))
 	s.AddTool(AddTool, mcpserver.ToolFunc(func(_ context.Context, _ *mcpserver.Request, args json.RawMessage) (*mcp.CallToolResult, error) {
-		var a struct {
-			Title *string `json:"title"`
-			Text  *string `json:"text"`
-		}
-		if json.Unmarshal(args, &a) != nil || a.Title == nil || a.Text == nil {
+		v, ok := mcpserver.StringArgs(args, "title", "text")
+		if !ok {
 			return mcp.ToolError("add_note needs the arguments title and text, both strings."), nil
 		}
 		lib.mu.Lock()
 		lib.next++
 		id := fmt.Sprintf("note-%d", lib.next)
-		lib.notes[id] = Note{ID: id, Title: *a.Title, Text: *a.Text}
+		lib.notes[id] = Note{ID: id, Title: v[0], Text: v[1]}
 		lib.mu.Unlock()
 		return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent("Added note " + id + ".")}}, nil
 	}))

@@ -43,6 +43,9 @@ var tickets = []Ticket{
 	{"T-104", "open", "Nightly queue stalls; workers stop heartbeating"},
 }
 
+// line is the ticket as search and get_ticket write it: "T-101 (open): subject".
+func (t Ticket) line() string { return fmt.Sprintf("%s (%s): %s", t.ID, t.Status, t.Subject) }
+
 // The tools, as tools/list shows them.
 var (
 	SearchTool = mcp.Tool{
@@ -78,44 +81,42 @@ func New() *mcpserver.Server {
 		CacheScope:   mcp.CachePublic,
 	}
 	s.AddTool(SearchTool, mcpserver.ToolFunc(func(ctx context.Context, _ *mcpserver.Request, args json.RawMessage) (*mcp.CallToolResult, error) {
-		var a struct {
-			Query *string `json:"query"`
-		}
-		if json.Unmarshal(args, &a) != nil || a.Query == nil {
+		v, ok := mcpserver.StringArgs(args, "query")
+		if !ok {
 			return mcp.ToolError("search needs the argument query, a string such as \"division by zero\"."), nil
 		}
+		query := v[0]
 		mcphttp.Progress(ctx, 1, 2, "looking up the ticket system")
-		q := strings.ToLower(*a.Query)
+		q := strings.ToLower(query)
 		var hits []string
 		for _, t := range tickets {
 			if strings.Contains(strings.ToLower(t.Subject), q) {
-				hits = append(hits, fmt.Sprintf("%s (%s): %s", t.ID, t.Status, t.Subject))
+				hits = append(hits, t.line())
 			}
 		}
-		mcphttp.LogAfter(ctx, "info", "tickets", fmt.Sprintf("search for %q matched %d ticket(s)", *a.Query, len(hits)))
+		mcphttp.LogAfter(ctx, "info", "tickets", fmt.Sprintf("search for %q matched %d ticket(s)", query, len(hits)))
 		if len(hits) == 0 {
-			return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent(fmt.Sprintf("No ticket mentions %q.", *a.Query))}}, nil
+			return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent(fmt.Sprintf("No ticket mentions %q.", query))}}, nil
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent(strings.Join(hits, "\n"))}}, nil
 	}))
 	s.AddTool(GetTool, mcpserver.ToolFunc(func(ctx context.Context, _ *mcpserver.Request, args json.RawMessage) (*mcp.CallToolResult, error) {
-		var a struct {
-			ID *string `json:"id"`
-		}
-		if json.Unmarshal(args, &a) != nil || a.ID == nil {
+		v, ok := mcpserver.StringArgs(args, "id")
+		if !ok {
 			return mcp.ToolError("get_ticket needs the argument id, a string such as \"T-101\"."), nil
 		}
+		id := v[0]
 		mcphttp.Progress(ctx, 1, 2, "looking up the ticket system")
 		for _, t := range tickets {
-			if t.ID == *a.ID {
+			if t.ID == id {
 				mcphttp.LogAfter(ctx, "info", "tickets", "read ticket "+t.ID)
 				return &mcp.CallToolResult{
-					Content:           []mcp.Content{mcp.TextContent(fmt.Sprintf("%s (%s): %s", t.ID, t.Status, t.Subject))},
+					Content:           []mcp.Content{mcp.TextContent(t.line())},
 					StructuredContent: t,
 				}, nil
 			}
 		}
-		return mcp.ToolError("There is no ticket %q; ids look like \"T-101\".", *a.ID), nil
+		return mcp.ToolError("There is no ticket %q; ids look like \"T-101\".", id), nil
 	}))
 	s.AddTool(SummaryTool, mcpserver.ToolFunc(func(ctx context.Context, _ *mcpserver.Request, _ json.RawMessage) (*mcp.CallToolResult, error) {
 		mcphttp.Progress(ctx, 1, 2, "counting tickets")
