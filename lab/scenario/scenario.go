@@ -206,59 +206,11 @@ func (sc *Scenario) parseSteps(f *txtarFile) error {
 		if len(fields) == 0 {
 			continue
 		}
-		st := Step{Line: n, Source: strings.Join(fields, " ")}
-		switch fields[0] {
-		case "at":
-			if len(fields) < 3 {
-				return fmt.Errorf("line %d: %q: want \"at TIME send PART...\", \"at TIME close\" or \"at TIME close early\"", n, line)
-			}
-			at, err := parseDuration(fields[1])
-			if err != nil {
-				return fmt.Errorf("line %d: %w", n, err)
-			}
-			st.At = at
-			switch fields[2] {
-			case "send":
-				if len(fields) < 4 {
-					return fmt.Errorf("line %d: send names no part", n)
-				}
-				for _, ref := range fields[3:] {
-					b, err := sc.slice(ref)
-					if err != nil {
-						return fmt.Errorf("line %d: %w", n, err)
-					}
-					st.Data = append(st.Data, b...)
-				}
-				st.Kind = StepSend
-			case "close":
-				st.Kind = StepClose
-				switch {
-				case len(fields) == 4 && fields[3] == "early":
-					st.Early = true
-				case len(fields) > 3:
-					return fmt.Errorf("line %d: %q: want \"at TIME close\" or \"at TIME close early\"", n, line)
-				}
-			default:
-				return fmt.Errorf("line %d: unknown action %q (want send or close)", n, fields[2])
-			}
-		case "await":
-			if len(fields) != 4 || fields[2] != "within" {
-				return fmt.Errorf("line %d: %q: want \"await ID within TIME\"", n, line)
-			}
-			id, err := parseID(fields[1])
-			if err != nil {
-				return fmt.Errorf("line %d: %w", n, err)
-			}
-			within, err := parseDuration(fields[3])
-			if err != nil {
-				return fmt.Errorf("line %d: %w", n, err)
-			}
-			st.Kind, st.ID, st.Within = StepAwait, id, within
-		case "kill":
-			st.Kind = StepKill
-		default:
-			return fmt.Errorf("line %d: unknown step %q (want at, await or kill)", n, fields[0])
+		st, err := sc.parseStep(fields, line)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", n, err)
 		}
+		st.Line = n
 		sc.Steps = append(sc.Steps, st)
 	}
 	if len(sc.Steps) == 0 {
@@ -266,6 +218,65 @@ func (sc *Scenario) parseSteps(f *txtarFile) error {
 	}
 	sc.AddWaits(DefaultWait)
 	return nil
+}
+
+// parseStep reads one line of the steps section, split into its fields;
+// the caller adds the line's number to the step and to an error.
+func (sc *Scenario) parseStep(fields []string, line string) (Step, error) {
+	st := Step{Source: strings.Join(fields, " ")}
+	switch fields[0] {
+	case "at":
+		if len(fields) < 3 {
+			return st, fmt.Errorf("%q: want \"at TIME send PART...\", \"at TIME close\" or \"at TIME close early\"", line)
+		}
+		at, err := parseDuration(fields[1])
+		if err != nil {
+			return st, err
+		}
+		st.At = at
+		switch fields[2] {
+		case "send":
+			if len(fields) < 4 {
+				return st, fmt.Errorf("send names no part")
+			}
+			for _, ref := range fields[3:] {
+				b, err := sc.slice(ref)
+				if err != nil {
+					return st, err
+				}
+				st.Data = append(st.Data, b...)
+			}
+			st.Kind = StepSend
+		case "close":
+			st.Kind = StepClose
+			switch {
+			case len(fields) == 4 && fields[3] == "early":
+				st.Early = true
+			case len(fields) > 3:
+				return st, fmt.Errorf("%q: want \"at TIME close\" or \"at TIME close early\"", line)
+			}
+		default:
+			return st, fmt.Errorf("unknown action %q (want send or close)", fields[2])
+		}
+	case "await":
+		if len(fields) != 4 || fields[2] != "within" {
+			return st, fmt.Errorf("%q: want \"await ID within TIME\"", line)
+		}
+		id, err := parseID(fields[1])
+		if err != nil {
+			return st, err
+		}
+		within, err := parseDuration(fields[3])
+		if err != nil {
+			return st, err
+		}
+		st.Kind, st.ID, st.Within = StepAwait, id, within
+	case "kill":
+		st.Kind = StepKill
+	default:
+		return st, fmt.Errorf("unknown step %q (want at, await or kill)", fields[0])
+	}
+	return st, nil
 }
 
 // DefaultWait is how long a scenario waits, before it closes stdin, for the
@@ -399,56 +410,66 @@ func (sc *Scenario) parseExpect(f *txtarFile) error {
 		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
 			continue
 		}
-		head, rest, _ := strings.Cut(trimmed, " ")
-		checks := strings.Split(head, ",")
-		for _, c := range checks {
-			if !validCheckID(c) {
-				return fmt.Errorf("line %d: %q is not a check id (like errors.parse)", n, c)
-			}
-		}
-		rest = strings.TrimSpace(rest)
-		partial := false
-		if after, ok := strings.CutPrefix(rest, "partial "); ok {
-			partial, rest = true, strings.TrimSpace(after)
-		}
-		if strings.HasPrefix(rest, "{") {
-			e, err := parseAnswer(rest)
-			if err != nil {
-				return fmt.Errorf("line %d: %w", n, err)
-			}
-			e.Checks, e.Line, e.Partial = checks, n, partial
-			sc.Expect = append(sc.Expect, e)
-			continue
-		}
-		if partial {
-			return fmt.Errorf("line %d: \"partial\" must be followed by an answer object", n)
-		}
-		if after, ok := strings.CutPrefix(rest, "answer "); ok {
-			idText, spec, _ := strings.Cut(strings.TrimSpace(after), " ")
-			id, err := parseID(idText)
-			if err != nil {
-				return fmt.Errorf("line %d: %w", n, err)
-			}
-			if strings.TrimSpace(spec) == "" {
-				return fmt.Errorf("line %d: want \"answer ID PATH TEST [VALUE]\" after the check ids", n)
-			}
-			sc.Tests = append(sc.Tests, AnswerTest{Checks: checks, ID: id, Spec: strings.TrimSpace(spec), Text: trimmed, Line: n})
-			continue
-		}
-		f := strings.Fields(rest)
-		if len(f) != 3 || f[1] != "before" {
-			return fmt.Errorf("line %d: want an answer object or \"ID before ID\" after the check ids", n)
-		}
-		first, err := parseID(f[0])
-		if err != nil {
+		if err := sc.parseExpectLine(n, trimmed); err != nil {
 			return fmt.Errorf("line %d: %w", n, err)
 		}
-		then, err := parseID(f[2])
-		if err != nil {
-			return fmt.Errorf("line %d: %w", n, err)
-		}
-		sc.Orders = append(sc.Orders, Order{Checks: checks, First: first, Then: then, Line: n})
 	}
+	return nil
+}
+
+// parseExpectLine reads line n of the expect section, trimmed: check ids,
+// then an answer object, an answer test or an order; the caller adds the
+// line's number to an error.
+func (sc *Scenario) parseExpectLine(n int, trimmed string) error {
+	head, rest, _ := strings.Cut(trimmed, " ")
+	checks := strings.Split(head, ",")
+	for _, c := range checks {
+		if !validCheckID(c) {
+			return fmt.Errorf("%q is not a check id (like errors.parse)", c)
+		}
+	}
+	rest = strings.TrimSpace(rest)
+	partial := false
+	if after, ok := strings.CutPrefix(rest, "partial "); ok {
+		partial, rest = true, strings.TrimSpace(after)
+	}
+	if strings.HasPrefix(rest, "{") {
+		e, err := parseAnswer(rest)
+		if err != nil {
+			return err
+		}
+		e.Checks, e.Line, e.Partial = checks, n, partial
+		sc.Expect = append(sc.Expect, e)
+		return nil
+	}
+	if partial {
+		return fmt.Errorf("\"partial\" must be followed by an answer object")
+	}
+	if after, ok := strings.CutPrefix(rest, "answer "); ok {
+		idText, spec, _ := strings.Cut(strings.TrimSpace(after), " ")
+		id, err := parseID(idText)
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(spec) == "" {
+			return fmt.Errorf("want \"answer ID PATH TEST [VALUE]\" after the check ids")
+		}
+		sc.Tests = append(sc.Tests, AnswerTest{Checks: checks, ID: id, Spec: strings.TrimSpace(spec), Text: trimmed, Line: n})
+		return nil
+	}
+	f := strings.Fields(rest)
+	if len(f) != 3 || f[1] != "before" {
+		return fmt.Errorf("want an answer object or \"ID before ID\" after the check ids")
+	}
+	first, err := parseID(f[0])
+	if err != nil {
+		return err
+	}
+	then, err := parseID(f[2])
+	if err != nil {
+		return err
+	}
+	sc.Orders = append(sc.Orders, Order{Checks: checks, First: first, Then: then, Line: n})
 	return nil
 }
 
