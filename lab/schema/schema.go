@@ -17,6 +17,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -109,8 +110,8 @@ func New(doc []byte) (*Validator, error) {
 	for _, name := range names {
 		d := raw.Defs[name]
 		v.defs[name] = true
-		if m := d.Properties.Method; m != nil && m.Const != "" && has(d.Required, "jsonrpc") {
-			if has(d.Required, "id") {
+		if m := d.Properties.Method; m != nil && m.Const != "" && slices.Contains(d.Required, "jsonrpc") {
+			if slices.Contains(d.Required, "id") {
 				v.requestDef[m.Const] = name
 			} else if _, dup := v.notifyDef[m.Const]; !dup {
 				v.notifyDef[m.Const] = name
@@ -137,15 +138,6 @@ func New(doc []byte) (*Validator, error) {
 
 type codeConst struct {
 	Const *int `json:"const"`
-}
-
-func has(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // HasDef reports whether the schema defines name.
