@@ -105,6 +105,11 @@ func ToolError(format string, args ...any) *CallToolResult {
 	return &CallToolResult{Content: []Content{TextContent(fmt.Sprintf(format, args...))}, IsError: true}
 }
 
+// TextResult returns a result of one text block, text as it is.
+func TextResult(text string) *CallToolResult {
+	return &CallToolResult{Content: []Content{TextContent(text)}}
+}
+
 // RequestMeta is what a 2026-07-28 request says about itself in
 // params._meta: the revision it speaks, what the client can do, and who the
 // client says it is.

@@ -122,7 +122,7 @@ func New(lib *Library) *mcpserver.Server {
 		if !ok {
 			return mcp.ToolError("There is no note %q; search lists the ids there are.", v[0]), nil
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent(n.Text)}}, nil
+		return mcp.TextResult(n.Text), nil
 	}))
 	s.AddTool(AddTool, mcpserver.ToolFunc(func(_ context.Context, _ *mcpserver.Request, args json.RawMessage) (*mcp.CallToolResult, error) {
 		v, ok := mcpserver.StringArgs(args, "title", "text")
@@ -134,7 +134,7 @@ func New(lib *Library) *mcpserver.Server {
 		id := fmt.Sprintf("note-%d", lib.next)
 		lib.notes[id] = Note{ID: id, Title: v[0], Text: v[1]}
 		lib.mu.Unlock()
-		return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent("Added note " + id + ".")}}, nil
+		return mcp.TextResult("Added note " + id + "."), nil
 	}))
 	return s
 }
@@ -150,7 +150,7 @@ func (l *Library) search(query string) *mcp.CallToolResult {
 	}
 	l.mu.Unlock()
 	if len(hits) == 0 {
-		return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent(fmt.Sprintf("No note mentions %q.", query))}}
+		return mcp.TextResult(fmt.Sprintf("No note mentions %q.", query))
 	}
 	sort.Slice(hits, func(i, j int) bool { return hits[i].ID < hits[j].ID })
 	var b strings.Builder
@@ -158,7 +158,7 @@ func (l *Library) search(query string) *mcp.CallToolResult {
 	for _, n := range hits {
 		fmt.Fprintf(&b, "\n%s: %s", n.ID, n.Title)
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent(b.String())}}
+	return mcp.TextResult(b.String())
 }
 
 // Serve runs the notes server on stdio until in ends. Writes longer than

@@ -96,9 +96,9 @@ func New() *mcpserver.Server {
 		}
 		mcphttp.LogAfter(ctx, "info", "tickets", fmt.Sprintf("search for %q matched %d ticket(s)", query, len(hits)))
 		if len(hits) == 0 {
-			return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent(fmt.Sprintf("No ticket mentions %q.", query))}}, nil
+			return mcp.TextResult(fmt.Sprintf("No ticket mentions %q.", query)), nil
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent(strings.Join(hits, "\n"))}}, nil
+		return mcp.TextResult(strings.Join(hits, "\n")), nil
 	}))
 	s.AddTool(GetTool, mcpserver.ToolFunc(func(ctx context.Context, _ *mcpserver.Request, args json.RawMessage) (*mcp.CallToolResult, error) {
 		v, ok := mcpserver.StringArgs(args, "id")
@@ -130,7 +130,7 @@ func New() *mcpserver.Server {
 		}
 		sort.Strings(parts)
 		mcphttp.LogAfter(ctx, "info", "tickets", "counted tickets")
-		return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent(strings.Join(parts, ", "))}}, nil
+		return mcp.TextResult(strings.Join(parts, ", ")), nil
 	}))
 	return s
 }
