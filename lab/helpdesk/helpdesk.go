@@ -128,8 +128,7 @@ var (
 )
 
 func readOnly(title string) *mcp.ToolAnnotations {
-	yes, no := true, false
-	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: &yes, OpenWorldHint: &no}
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: new(true), OpenWorldHint: new(false)}
 }
 
 // New returns the helpdesk server over data. Its tools/list pages hold one

@@ -77,7 +77,7 @@ var (
 		Title:       "Search the notes",
 		Description: "Finds notes whose title or text contains the query (case does not matter) and lists their ids and titles.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"Words to look for, such as \"division by zero\"."}},"required":["query"],"additionalProperties":false}`),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: ptr(true)},
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: new(true)},
 	}
 	ReadTool = mcp.Tool{
 		Name:        "read_note",
@@ -90,11 +90,9 @@ var (
 		Title:       "Add a note",
 		Description: "Stores a new note for as long as this server runs and returns its id.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"title":{"type":"string"},"text":{"type":"string"}},"required":["title","text"],"additionalProperties":false}`),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: ptr(false), DestructiveHint: ptr(false)},
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: new(false), DestructiveHint: new(false)},
 	}
 )
-
-func ptr[T any](v T) *T { return &v }
 
 // New returns the notes server over lib.
 func New(lib *Library) *mcpserver.Server {

@@ -53,7 +53,7 @@ var (
 		Title:       "Search tickets",
 		Description: "Finds tickets whose subject contains the query (case does not matter).",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"Words to look for, such as \"division by zero\"."}},"required":["query"],"additionalProperties":false}`),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: ptr(true)},
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: new(true)},
 	}
 	GetTool = mcp.Tool{
 		Name:        "get_ticket",
@@ -70,8 +70,6 @@ var (
 		InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
 	}
 )
-
-func ptr[T any](v T) *T { return &v }
 
 // New returns the ticket system's MCP server.
 func New() *mcpserver.Server {
