@@ -161,12 +161,18 @@ func WriteRunHTML(w io.Writer, lesson int, events []grading.Event) error {
 		p.Title += ", scenario " + p.Scenarios[0].Name
 	}
 	p.Heading = p.Title
+	return renderPage(w, gradeTemplate, p, "run page")
+}
+
+// renderPage renders a whole page of t with data, then writes it to w: a
+// page that fails to render writes nothing. page names it in the error.
+func renderPage(w io.Writer, t *template.Template, data any, page string) error {
 	var b bytes.Buffer
-	if err := gradeTemplate.Execute(&b, p); err != nil {
-		return fmt.Errorf("report: rendering the run page: %w", err)
+	if err := t.Execute(&b, data); err != nil {
+		return fmt.Errorf("report: rendering the %s: %w", page, err)
 	}
 	if _, err := w.Write(b.Bytes()); err != nil {
-		return fmt.Errorf("report: writing the run page: %w", err)
+		return fmt.Errorf("report: writing the %s: %w", page, err)
 	}
 	return nil
 }
@@ -307,14 +313,19 @@ const timelineTemplate = `
 {{end}}</tbody></table></details>
 </section>{{end}}`
 
-// gradeHTML is the grade page.
-const gradeHTML = `<!DOCTYPE html>
+// pageHead begins every page of the lab's: the document, its language,
+// its character set, a width for phones, and the title (each page's
+// template reads .Title). The page's <style> follows.
+const pageHead = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
-<style>{{.Style}}</style>
+`
+
+// gradeHTML is the grade page.
+const gradeHTML = pageHead + `<style>{{.Style}}</style>
 </head>
 <body>
 {{if not .Run}}<a class="skiplink" href="#checks">Skip to the checks</a>{{end}}

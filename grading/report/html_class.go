@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
 	"html/template"
 	"io"
@@ -191,14 +190,7 @@ func WriteClassHTML(w io.Writer, p *ClassPage) error {
 		})
 	}
 	v.FailedH = 20 + float64(len(ids))*failRowH
-	var b bytes.Buffer
-	if err := classTemplate.Execute(&b, v); err != nil {
-		return fmt.Errorf("report: rendering the class page: %w", err)
-	}
-	if _, err := w.Write(b.Bytes()); err != nil {
-		return fmt.Errorf("report: writing the class page: %w", err)
-	}
-	return nil
+	return renderPage(w, classTemplate, v, "class page")
 }
 
 // safeHref accepts only a relative link down into the results folder.
@@ -244,13 +236,8 @@ const sortScript = `
 })();
 `
 
-const classHTML = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-<style>{{.Style}}
+// classHTML is the class page.
+const classHTML = pageHead + `<style>{{.Style}}
 table.histogram{width:auto;min-width:16rem}
 button.sort{font:inherit;font-weight:700;background:none;border:0;padding:0;cursor:pointer;color:inherit;text-decoration:underline dotted}
 th[aria-sort=ascending] button.sort::after{content:" ▲"}

@@ -163,15 +163,12 @@ func mdTranscriptBlock(sc scenario) string {
 	return lines.String()
 }
 
-// mdStatus is a check's verdict with a symbol, for tables and headings.
+// mdStatus is a check's verdict with a symbol, for tables and headings:
+// the word of statusWord after the symbol of that word.
 func mdStatus(s grading.Status) string {
-	switch s {
-	case grading.StatusPass:
-		return "✅ PASS"
-	case grading.StatusFail:
-		return "❌ FAIL"
-	}
-	return "⏭️ SKIP"
+	word := statusWord(s)
+	symbol := map[string]string{"PASS": "✅", "FAIL": "❌", "SKIP": "⏭️"}[word]
+	return symbol + " " + word
 }
 
 // failureNote is a note of a failed check in a sequence diagram, drawn after
