@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/sandbox"
 	"github.com/mcplab/mcplab/grading/serverlesson"
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // The benchmarks grade a class of 100 submissions with the process
@@ -81,14 +81,7 @@ func benchExpected(t testing.TB) map[string]expectation {
 // studentServer builds the Go test server once for the test binary (each
 // submission links it in).
 var studentServer = sync.OnceValues(func() (string, error) {
-	bin := filepath.Join(labDir, "student")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = filepath.Join("..", "testdata", "servers", "student")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building the test server: %w\n%s", err, out)
-	}
-	return bin, nil
+	return testkit.GoBuildStatic(labDir, "student", "../testdata/servers/student")
 })
 
 // benchClass makes n submissions cycling through kinds, and returns the
@@ -99,7 +92,7 @@ func benchClass(tb testing.TB, kinds []string, n int) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	subs := filepath.Join(openDir(tb), "submissions")
+	subs := filepath.Join(testkit.OpenDir(tb), "submissions")
 	for i := range n {
 		kind := kinds[i%len(kinds)]
 		cmd := `"$(dirname "$0")/student"`

@@ -2,9 +2,7 @@ package class_test
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sync"
@@ -13,20 +11,14 @@ import (
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // studentClient builds lesson 3's test client (grading's, whose -mistake
 // flag makes one mistake), static, so that it runs in the container
 // sandbox's image too.
 var studentClient = sync.OnceValues(func() (string, error) {
-	bin := filepath.Join(labDir, "student-client")
-	cmd := exec.Command("go", "build", "-o", bin, "./grading/testdata/clients/student")
-	cmd.Dir = filepath.Join("..", "..")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build ./grading/testdata/clients/student: %w\n%s", err, out)
-	}
-	return bin, nil
+	return testkit.GoBuildStatic(labDir, "student-client", "../testdata/clients/student")
 })
 
 // clientClass is a lesson 3 class: each submission holds the test client
@@ -41,7 +33,7 @@ func clientClass(t *testing.T, mistakes map[string]string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	subs := filepath.Join(openDir(t), "submissions")
+	subs := filepath.Join(testkit.OpenDir(t), "submissions")
 	for name, mistake := range mistakes {
 		dir := filepath.Join(subs, name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -4,12 +4,10 @@ package class_test
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -21,20 +19,14 @@ import (
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // hostileClient builds the hostile lesson-3 client (grading/testdata/
 // clients/hostile), static, so that it runs in the container sandbox's
 // image too.
 var hostileClient = sync.OnceValues(func() (string, error) {
-	bin := filepath.Join(labDir, "hostile-client")
-	cmd := exec.Command("go", "build", "-o", bin, "./grading/testdata/clients/hostile")
-	cmd.Dir = filepath.Join("..", "..")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build ./grading/testdata/clients/hostile: %w\n%s", err, out)
-	}
-	return bin, nil
+	return testkit.GoBuildStatic(labDir, "hostile-client", "../testdata/clients/hostile")
 })
 
 // readClientHostile parses the table of grading/testdata/clients/
@@ -100,7 +92,7 @@ func clientHostileClass(t *testing.T) string {
 		"client-lab-copy":       {"run": []byte("#!/bin/sh\nexec \"$(dirname \"$(dirname \"$2\")\")/lab\" client \"$@\"\n")},
 		"client-lab-ship":       {"lab": lab, "run": []byte("#!/bin/sh\nexec \"$(dirname \"$0\")/lab\" client \"$@\"\n")},
 	}
-	subs := filepath.Join(openDir(t), "submissions")
+	subs := filepath.Join(testkit.OpenDir(t), "submissions")
 	for name, files := range folders {
 		dir := filepath.Join(subs, name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -160,7 +152,7 @@ func checkClientHostile(t *testing.T, sb sandbox.Sandbox) {
 	resetPeakRSS(t)
 	rows := readClientHostile(t)
 	subs := clientHostileClass(t)
-	outDir := filepath.Join(openDir(t), "results")
+	outDir := filepath.Join(testkit.OpenDir(t), "results")
 	c := gradeClientHostileInto(t, sb, subs, outDir)
 	checkClientHostileRows(t, sb.Name(), c, rows)
 	checkGraderPeakMemory(t)
@@ -177,45 +169,20 @@ func gradeClientHostileInto(t *testing.T, sb sandbox.Sandbox, subs, outDir strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := class.CreateOut(outDir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	with := class.GradedWith{LabVersion: "test", Lesson: 3, TimeScale: 2}
-	var mu sync.Mutex
-	var writeErr error
-	opts := class.Options{Lesson: 3, Sandbox: sb, Jobs: 4, TimeScale: 2, Reference: []string{bin, "client"},
-		OnResult: func(_, _ int, s *class.Student) {
-			err := out.WriteStudent(s, report.Formats())
-			if err == nil {
-				err = out.WriteStudentRecord(s, with)
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil && writeErr == nil {
-				writeErr = err
-			}
-		}}
+	opts := class.Options{Lesson: 3, Sandbox: sb, Jobs: 4, TimeScale: 2, Reference: []string{bin, "client"}}
 	if sb.Name() == "container" {
 		opts.Root = filepath.Dir(subs)
 	}
-	c, err := class.Grade(context.Background(), subs, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if writeErr != nil {
-		t.Fatal(writeErr)
-	}
-	if err := out.WriteRecord(c, "test", class.Shard{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.WriteGradebook(out); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return gradeInto(t, subs, outDir, opts, func(out *class.Out, s *class.Student) error {
+		err := out.WriteStudent(s, report.Formats())
+		if err == nil {
+			err = out.WriteStudentRecord(s, with)
+		}
+		return err
+	}, func(out *class.Out, c *class.Class) error {
+		return out.WriteRecord(c, "test", class.Shard{})
+	})
 }
 
 // checkClientHostileRows checks each student of the class against its row

@@ -3,15 +3,15 @@ package class_test
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/internal/testkit/containers"
 )
 
@@ -132,18 +132,11 @@ var labDir string
 
 // labBinary builds the lab once for the test binary: the process sandbox's
 // launcher ("lab grade-class sandbox-exec") and the reference server ("lab
-// serve reader") that calibration and the benchmarks run.
+// serve reader") that calibration and the benchmarks run. Static, so that
+// a copy shipped in a submission also runs in the container sandbox's
+// image.
 var labBinary = sync.OnceValues(func() (string, error) {
-	bin := filepath.Join(labDir, "lab")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/lab")
-	cmd.Dir = filepath.Join("..", "..")
-	// Static, so that a copy shipped in a submission also runs in the
-	// container sandbox's image.
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build ./cmd/lab: %w\n%s", err, out)
-	}
-	return bin, nil
+	return testkit.GoBuildStatic(labDir, "lab", "../../cmd/lab")
 })
 
 // reference is the reference server, for calibration.
@@ -156,19 +149,6 @@ func reference(t testing.TB) []string {
 	return []string{bin, "serve", "reader"}
 }
 
-// openDir returns a fresh folder that every user may pass through and read,
-// so a program run as a sandbox user can reach it.
-func openDir(t testing.TB) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, d := range []string{dir, filepath.Dir(dir)} {
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 // classOf makes a class in a fresh folder: SUBMISSIONS/NAME/FILE for each
 // entry of files (FILE "run" and "build" executable), with a link
 // "servers" beside SUBMISSIONS to the test servers, so run scripts written
@@ -176,7 +156,7 @@ func openDir(t testing.TB) string {
 // submissions folder.
 func classOf(t testing.TB, files map[string]string) string {
 	t.Helper()
-	dir := openDir(t)
+	dir := testkit.OpenDir(t)
 	if err := os.Symlink(filepath.Join(testdata(t), "servers"), filepath.Join(dir, "servers")); err != nil {
 		t.Fatal(err)
 	}
@@ -215,4 +195,46 @@ func copyOf(t testing.TB, names ...string) map[string]string {
 		}
 	}
 	return files
+}
+
+// gradeInto grades the class subs with opts into the new results folder
+// outDir as lab grade-class does: student(out, s) as each student's
+// grading ends (its first error fails t once the grading is over), then
+// whole(out, c) if it is not nil, the gradebook, and the folder closed.
+func gradeInto(t *testing.T, subs, outDir string, opts class.Options,
+	student func(*class.Out, *class.Student) error, whole func(*class.Out, *class.Class) error) *class.Class {
+	t.Helper()
+	out, err := class.CreateOut(outDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var writeErr error
+	opts.OnResult = func(_, _ int, s *class.Student) {
+		err := student(out, s)
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil && writeErr == nil {
+			writeErr = err
+		}
+	}
+	c, err := class.Grade(context.Background(), subs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if writeErr != nil {
+		t.Fatal(writeErr)
+	}
+	if whole != nil {
+		if err := whole(out, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.WriteGradebook(out); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -3,11 +3,9 @@
 package class_test
 
 import (
-	"context"
 	"encoding/csv"
 	"errors"
 	"io/fs"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,6 +18,7 @@ import (
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // hostileNames are folder names a student may choose to attack the
@@ -80,24 +79,8 @@ func hostileClass(t *testing.T, rows map[string]hostileRow) (string, *atomic.Int
 		t.Fatal(err)
 	}
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	var conns atomic.Int64
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns.Add(1)
-			c.Close()
-		}
-	}()
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	if err := os.WriteFile(at("hostile-network", "port"), []byte(port+"\n"), 0o644); err != nil {
+	port, conns := testkit.CountConnections(t)
+	if err := os.WriteFile(at("hostile-network", "port"), []byte(strconv.Itoa(port)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 
@@ -118,7 +101,7 @@ func hostileClass(t *testing.T, rows map[string]hostileRow) (string, *atomic.Int
 	must(err)
 	must(big.Truncate(600 << 20))
 	must(big.Close())
-	return subs, &conns
+	return subs, conns
 }
 
 // checkHostile grades the hostile class in sb as lab grade-class does, and
@@ -128,10 +111,10 @@ func hostileClass(t *testing.T, rows map[string]hostileRow) (string, *atomic.Int
 func checkHostile(t *testing.T, sb sandbox.Sandbox) {
 	rows := readHostile(t)
 	subs, conns := hostileClass(t, rows)
-	base := openDir(t)
+	base := testkit.OpenDir(t)
 	victim := checkOutRefusesPlanted(t, base)
 	outDir := filepath.Join(base, "results")
-	work := openDir(t)
+	work := testkit.OpenDir(t)
 	opts := class.Options{Sandbox: sb, Jobs: 6, TimeScale: 2, Reference: reference(t), WorkDir: work}
 	if sb.Name() == "container" {
 		opts.Root = filepath.Dir(subs)
@@ -152,7 +135,7 @@ func checkHostile(t *testing.T, sb sandbox.Sandbox) {
 // folder the link points to, in which nothing may be written.
 func checkOutRefusesPlanted(t *testing.T, base string) (victim string) {
 	t.Helper()
-	victim = filepath.Join(openDir(t), "victim")
+	victim = filepath.Join(testkit.OpenDir(t), "victim")
 	if err := os.Mkdir(victim, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -176,31 +159,10 @@ func checkOutRefusesPlanted(t *testing.T, base string) (victim string) {
 // reports as its grading ends, then the gradebook.
 func gradeHostileInto(t *testing.T, subs, outDir string, opts class.Options) *class.Class {
 	t.Helper()
-	out, err := class.CreateOut(outDir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	formats := []string{report.FormatJSON, report.FormatMarkdown}
-	var writeErr error
-	opts.OnResult = func(_, _ int, s *class.Student) {
-		if err := out.WriteStudent(s, formats); err != nil && writeErr == nil {
-			writeErr = err
-		}
-	}
-	c, err := class.Grade(context.Background(), subs, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if writeErr != nil {
-		t.Fatal(writeErr)
-	}
-	if err := c.WriteGradebook(out); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return gradeInto(t, subs, outDir, opts, func(out *class.Out, s *class.Student) error {
+		return out.WriteStudent(s, formats)
+	}, nil)
 }
 
 // checkHostileVerdicts checks that every student of the hostile class has

@@ -16,16 +16,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "class tests: %v\n", err)
 		os.Exit(2)
 	}
-	dir, err := os.MkdirTemp("", "mcplab-class-test-")
-	if err == nil {
-		err = os.Chmod(dir, 0o755) // the sandbox users run the lab from here
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "class tests: %v\n", err)
-		os.Exit(2)
-	}
-	labDir = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	// Open to all: the sandbox users run the lab from there.
+	testkit.MainInOpenTemp(m, "class tests", "mcplab-class-test-", func(dir string) error {
+		labDir = dir
+		return nil
+	})
 }

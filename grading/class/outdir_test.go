@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/grading/class"
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // The results folder is made fresh by the grader; anything else at its
 // path is refused, except an earlier run's results, which are replaced.
 func TestCreateOut(t *testing.T) {
-	dir := openDir(t)
-	victim := filepath.Join(openDir(t), "victim")
+	dir := testkit.OpenDir(t)
+	victim := filepath.Join(testkit.OpenDir(t), "victim")
 	if err := os.Mkdir(victim, 0o700); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // labClass makes a class in which each submission named in runs holds a
@@ -43,9 +44,9 @@ func labClass(t *testing.T, runs map[string]string, others ...string) string {
 // flags each time.
 func gradeFlags(t *testing.T, rounds int, subs string, opts class.Options, want map[string][]string) {
 	t.Helper()
-	busyLoop(t)
+	testkit.BusyCore(t)
 	for round := range rounds {
-		opts.WorkDir = openDir(t)
+		opts.WorkDir = testkit.OpenDir(t)
 		c, err := class.Grade(context.Background(), subs, opts)
 		if err != nil {
 			t.Fatal(err)

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading/class"
@@ -64,20 +64,6 @@ type starterFunc func(ctx context.Context) (proc.Process, error)
 
 func (f starterFunc) Start(ctx context.Context) (proc.Process, error) { return f(ctx) }
 
-// busyLoop keeps one core busy until the test ends, so the grading runs
-// under load.
-func busyLoop(t *testing.T) {
-	t.Helper()
-	cmd := exec.Command("sh", "-c", "while :; do :; done")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-}
-
 // TestStopIsExact stops the grading of a class, under load, while one
 // student's program is being started, one is mid-scenario and two wait
 // for their turn: the one graded before the stop keeps its result, and
@@ -85,7 +71,7 @@ func busyLoop(t *testing.T) {
 // cut short), in the class, grades.csv and summary.md alike.
 func TestStopIsExact(t *testing.T) {
 	t.Parallel()
-	busyLoop(t)
+	testkit.BusyCore(t)
 	// Each submission holds its own copy of the bash test server, as a
 	// student's would: the sandbox shows a program nothing else of /tmp.
 	server := readServer(t)

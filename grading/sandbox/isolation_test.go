@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // sysvScript makes, as "write KEY", a System V shared memory segment
@@ -319,7 +320,7 @@ func TestProcessTmpKeepsOnlyWhatTheJobNeeds(t *testing.T) {
 	}
 	marker.Close()
 	t.Cleanup(func() { os.Remove(marker.Name()) })
-	other := openDir(t) // another job's folder, beside this job's
+	other := testkit.OpenDir(t) // another job's folder, beside this job's
 	if err := os.WriteFile(filepath.Join(other, "theirs"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +328,7 @@ func TestProcessTmpKeepsOnlyWhatTheJobNeeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rig := filepath.Join(openDir(t), "lab-rig-1")
+	rig := filepath.Join(testkit.OpenDir(t), "lab-rig-1")
 	if err := os.Mkdir(rig, 0o700); err != nil {
 		t.Fatal(err)
 	}

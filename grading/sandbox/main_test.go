@@ -3,8 +3,6 @@ package sandbox_test
 import (
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/mcplab/mcplab/internal/testkit"
@@ -22,22 +20,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "sandbox tests: %v\n", err)
 		os.Exit(2)
 	}
-	dir, err := os.MkdirTemp("", "mcplab-sandbox-test-")
-	if err == nil {
-		err = os.Chmod(dir, 0o755)
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "sandbox tests: %v\n", err)
-		os.Exit(2)
-	}
-	launcher = filepath.Join(dir, "launcher")
-	build := exec.Command("go", "build", "-o", launcher, "./testdata/launcher")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "sandbox tests: building the launcher: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(2)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testkit.MainInOpenTemp(m, "sandbox tests", "mcplab-sandbox-test-", func(dir string) error {
+		var err error
+		launcher, err = testkit.GoBuild(dir, "launcher", "./testdata/launcher")
+		return err
+	})
 }

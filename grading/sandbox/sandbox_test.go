@@ -7,35 +7,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/internal/testkit/containers"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading/sandbox"
 )
-
-// openDir returns a fresh folder that every user may pass through and read,
-// so a program run as a sandbox user can reach it.
-func openDir(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, d := range []string{dir, filepath.Dir(dir)} {
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
 
 // run starts spec's program, writes input to its stdin and closes it, and
 // returns what it wrote and how it ended.
@@ -74,7 +60,7 @@ func processSandbox(t *testing.T) *sandbox.Process {
 // shSpec is a spec that runs a shell script in a fresh workspace of slot.
 func shSpec(t *testing.T, sb sandbox.Sandbox, slot int, script string) sandbox.Spec {
 	t.Helper()
-	dir := openDir(t)
+	dir := testkit.OpenDir(t)
 	sub := filepath.Join(dir, "sub")
 	if err := os.Mkdir(sub, 0o755); err != nil {
 		t.Fatal(err)
@@ -376,7 +362,7 @@ func TestRunToEndTimeLimit(t *testing.T) {
 // belong to the slot's user.
 func TestWorkspaceSeedsTheGoCache(t *testing.T) {
 	t.Parallel()
-	seed := filepath.Join(openDir(t), "seed")
+	seed := filepath.Join(testkit.OpenDir(t), "seed")
 	for _, f := range []string{"ab/abcd-a", "ab/abcd-d", "README", "trim.txt"} {
 		p := filepath.Join(seed, f)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -387,7 +373,7 @@ func TestWorkspaceSeedsTheGoCache(t *testing.T) {
 		}
 	}
 	sb := processSandbox(t)
-	work := filepath.Join(openDir(t), "work")
+	work := filepath.Join(testkit.OpenDir(t), "work")
 	if err := sb.Workspace(work, 11, seed); err != nil {
 		t.Fatal(err)
 	}
@@ -621,24 +607,8 @@ func TestProcessTinyLimits(t *testing.T) {
 func TestProcessNamespaces(t *testing.T) {
 	needRoot(t)
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	var conns atomic.Int64
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns.Add(1)
-			c.Close()
-		}
-	}()
+	port, conns := testkit.CountConnections(t)
 	sb := processSandbox(t)
-	port := ln.Addr().(*net.TCPAddr).Port
 	spec := shSpec(t, sb, 12, fmt.Sprintf(`
 echo "procs $(ls /proc | grep -c '^[0-9]')"
 echo "ifaces $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\n' ' ')"
