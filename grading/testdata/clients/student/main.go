@@ -295,6 +295,25 @@ type reply struct {
 	err    error
 }
 
+// response is a JSON-RPC response as both transports read it: a line of a
+// stdio server, or one message of an HTTP answer.
+type response struct {
+	ID     *int            `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// outcome is the response's result, or its error member as a Go error.
+func (r *response) outcome() (json.RawMessage, error) {
+	if r.Error != nil {
+		return nil, fmt.Errorf("error %d: %s", r.Error.Code, r.Error.Message)
+	}
+	return r.Result, nil
+}
+
 func (s *server) start() error {
 	if s.cfg.url != "" {
 		s.httpc = &http.Client{}
@@ -322,21 +341,12 @@ func (s *server) start() error {
 // request waiting for it.
 func (s *server) read(out io.Reader) {
 	handle := func(line []byte) {
-		var m struct {
-			ID     *int            `json:"id"`
-			Result json.RawMessage `json:"result"`
-			Error  *struct {
-				Code    int    `json:"code"`
-				Message string `json:"message"`
-			} `json:"error"`
-		}
+		var m response
 		if json.Unmarshal(line, &m) != nil || m.ID == nil {
 			return
 		}
-		r := reply{result: m.Result}
-		if m.Error != nil {
-			r.err = fmt.Errorf("error %d: %s", m.Error.Code, m.Error.Message)
-		}
+		var r reply
+		r.result, r.err = m.outcome()
 		s.mu.Lock()
 		ch := s.pending[*m.ID]
 		delete(s.pending, *m.ID)
@@ -511,24 +521,14 @@ func (s *server) post(id int, method string, params map[string]any, body []byte)
 		msgs = append(msgs, b)
 	}
 	for _, m := range msgs {
-		var r struct {
-			ID     *int            `json:"id"`
-			Result json.RawMessage `json:"result"`
-			Error  *struct {
-				Code    int    `json:"code"`
-				Message string `json:"message"`
-			} `json:"error"`
-		}
+		var r response
 		if json.Unmarshal(m, &r) != nil {
 			continue
 		}
 		if mistake != "first-event" && (r.ID == nil || *r.ID != id) {
 			continue
 		}
-		if r.Error != nil {
-			return nil, fmt.Errorf("error %d: %s", r.Error.Code, r.Error.Message)
-		}
-		return r.Result, nil
+		return r.outcome()
 	}
 	return nil, fmt.Errorf("the answer to %s ended without a response", method)
 }
