@@ -3,23 +3,12 @@ package clientlesson_test
 import (
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
 )
-
-// hostileClient builds, once, the hostile lesson-3 client.
-var hostileClient = sync.OnceValues(func() (string, error) {
-	dir, err := osMkdirTemp()
-	if err != nil {
-		return "", err
-	}
-	return testkit.GoBuild(dir, "hostile-client", "../testdata/clients/hostile")
-})
 
 // answerChecks are the checks of lesson 3 judged from a client's answers
 // alone: a client that gives none fails them and no other.
@@ -34,10 +23,7 @@ var answerSkips = []string{"framing", "meta-in-params", "ids", "http-headers", "
 // keeps a bounded transcript that says what was cut and counted, and the
 // verdict is that of a client whose answers are not JSON.
 func TestClientFloodIsBounded(t *testing.T) {
-	exe, err := hostileClient()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := bin(t, "hostile-client")
 	res := gradeClient(t, proc.Command{Path: exe, Args: []string{"-attack", "flood"}})
 	checkClient(t, res, grading.OutcomeWrongAnswers, 0, answerChecks, answerSkips)
 	data, err := json.Marshal(res)

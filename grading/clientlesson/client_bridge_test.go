@@ -34,14 +34,8 @@ var _ proc.WrapStarter = wrapLocal{}
 // bridge that ended without one, which fails timeout-teardown alone, with
 // a message that says the watcher was ended and how to fix it.
 func TestClientThatKillsItsBridge(t *testing.T) {
-	hostile, err := hostileClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	student, err := studentClient()
-	if err != nil {
-		t.Fatal(err)
-	}
+	hostile := bin(t, "hostile-client")
+	student := bin(t, "student-client")
 	res := grade(t, wrapLocal{proc.Command{Path: hostile, Args: []string{"-attack", "kill-bridge", "-client", student}}},
 		grading.Options{Lesson: 3, Relay: []string{bin(t, "lab"), "relay"}})
 	checkClient(t, res, grading.OutcomeWrongAnswers, 13, []string{"timeout-teardown"}, nil)
@@ -60,10 +54,7 @@ func TestClientThatKillsItsBridge(t *testing.T) {
 // The same client with no attack, behind the same bridge, passes: the
 // bridge's report comes, and says nothing was left running.
 func TestClientBehindBridgeGetsFullMarks(t *testing.T) {
-	student, err := studentClient()
-	if err != nil {
-		t.Fatal(err)
-	}
+	student := bin(t, "student-client")
 	res := grade(t, wrapLocal{proc.Command{Path: student}}, grading.Options{Lesson: 3, Relay: []string{bin(t, "lab"), "relay"}})
 	checkClient(t, res, grading.OutcomeGraded, 14, nil, nil)
 }
@@ -72,14 +63,8 @@ func TestClientBehindBridgeGetsFullMarks(t *testing.T) {
 // bridge never exits, so the grader asks it, and a stopped bridge does
 // not answer. One scenario is enough (each costs the exit deadline).
 func TestClientThatStopsItsBridge(t *testing.T) {
-	hostile, err := hostileClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	student, err := studentClient()
-	if err != nil {
-		t.Fatal(err)
-	}
+	hostile := bin(t, "hostile-client")
+	student := bin(t, "student-client")
 	lesson := fstest.MapFS{}
 	for _, f := range []string{"lesson.txt", "grading/checks.txtar", "grading/everyday.txtar"} {
 		data, err := os.ReadFile(filepath.Join("..", "..", "lessons", "03-wiring-up-mcp", f))

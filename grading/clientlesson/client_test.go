@@ -3,24 +3,12 @@ package clientlesson_test
 import (
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
 )
-
-// studentClient builds, once, the test client whose -mistake flag makes
-// one mistake at a time.
-var studentClient = sync.OnceValues(func() (string, error) {
-	dir, err := osMkdirTemp()
-	if err != nil {
-		return "", err
-	}
-	return testkit.GoBuild(dir, "student-client", "../testdata/clients/student")
-})
 
 // gradeClient grades a client for lesson 3, with the test lab binary as
 // the relay to its stdio servers.
@@ -76,10 +64,7 @@ func TestReferenceClientGetsFullMarks(t *testing.T) {
 // checks its mistake keeps from being seen.
 func TestKnownBadClients(t *testing.T) {
 	t.Parallel()
-	exe, err := studentClient()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := bin(t, "student-client")
 	notSeen := []string{"framing", "response-by-id", "stream-break", "two-searches", "isolation", "timeout-teardown", "truncation"}
 	for _, tc := range []struct {
 		mistake string
@@ -125,10 +110,7 @@ func TestKnownBadClients(t *testing.T) {
 // command, what came back, what was expected, the rule and the fix.
 func TestClientFailuresSayWhatToDo(t *testing.T) {
 	t.Parallel()
-	exe, err := studentClient()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := bin(t, "student-client")
 	res := gradeClient(t, proc.Command{Path: exe, Args: []string{"-mistake", "no-truncate"}})
 	for _, c := range res.Checks {
 		if c.ID != "truncation" {

@@ -24,21 +24,30 @@ func TestMain(m *testing.M) {
 	testkit.MainInTemp(m, "mcplab-clientlesson-test-", func(dir string) { tempRoot = dir })
 }
 
-func osMkdirTemp() (string, error) { return tempRoot, nil }
+// builds are the binaries the tests build, by name, each once per test
+// run: the lab (the reference client, and the relay to a client lesson's
+// stdio servers), the hostile lesson-3 client, and the test client whose
+// -mistake flag makes one mistake at a time.
+var builds = map[string]func() (string, error){
+	"lab":            buildOnce("lab", "github.com/mcplab/mcplab/cmd/lab"),
+	"hostile-client": buildOnce("hostile-client", "../testdata/clients/hostile"),
+	"student-client": buildOnce("student-client", "../testdata/clients/student"),
+}
 
-// labBinary builds the lab, once per test run: the reference client and
-// the relay to a client lesson's stdio servers.
-var labBinary = sync.OnceValues(func() (string, error) {
-	return testkit.GoBuild(tempRoot, "lab", "github.com/mcplab/mcplab/cmd/lab")
-})
+// buildOnce builds pkg into tempRoot/name on its first call.
+func buildOnce(name, pkg string) func() (string, error) {
+	return sync.OnceValues(func() (string, error) { return testkit.GoBuild(tempRoot, name, pkg) })
+}
 
-// bin is the path of a binary the tests build; only "lab" is built here.
+// bin is the path of the test binary name (one of builds), built on first
+// use.
 func bin(t testing.TB, name string) string {
 	t.Helper()
-	if name != "lab" {
+	build, ok := builds[name]
+	if !ok {
 		t.Fatalf("no test binary %q", name)
 	}
-	exe, err := labBinary()
+	exe, err := build()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,10 +49,7 @@ type stressClient struct {
 
 func stressClients(tb testing.TB, n, parallel int) {
 	tb.Helper()
-	student, err := studentClient()
-	if err != nil {
-		tb.Fatal(err)
-	}
+	student := bin(tb, "student-client")
 	relay := []string{bin(tb, "lab"), "relay"}
 	clients := []stressClient{
 		{name: "reference", starter: proc.Command{Path: bin(tb, "lab"), Args: []string{"client"}}},
