@@ -145,25 +145,14 @@ func (c *Container) Workspace(dir string, _ int, goSeed string) error {
 // Starter returns a Starter that runs spec's program in a new container at
 // each Start.
 func (c *Container) Starter(spec Spec) proc.Starter {
-	return &containerStarter{c: c, spec: spec}
+	return &specStarter{spec: spec, job: func(spec Spec) job { return &containerJob{c: c, spec: spec} }}
 }
 
-type containerStarter struct {
+// containerJob is one spec's job in the container sandbox: a Wrap's
+// visible folder is mounted read-only at the same path (see mounts).
+type containerJob struct {
 	c    *Container
 	spec Spec
-}
-
-// WithArgs adds arguments after the program's own.
-func (cs *containerStarter) WithArgs(args ...string) proc.Starter {
-	spec := cs.spec
-	spec.Args = append(append([]string(nil), spec.Args...), args...)
-	return &containerStarter{c: cs.c, spec: spec}
-}
-
-// Wrap runs the program through another command, with visible mounted
-// read-only at the same path.
-func (cs *containerStarter) Wrap(visible string, before, after []string) proc.Starter {
-	return &containerStarter{c: cs.c, spec: cs.spec.wrapped(visible, before, after)}
 }
 
 // silentLogger keeps testcontainers' progress lines out of the grader's
@@ -184,7 +173,7 @@ const apiWithin = 30 * time.Second
 // limits), with its stdin a named pipe of the grader's (see stdinFIFO),
 // attaches to its output and starts it; every call to the engine is
 // bounded by apiWithin.
-func (cs *containerStarter) Start(ctx context.Context) (proc.Process, error) {
+func (cs *containerJob) Start(ctx context.Context) (proc.Process, error) {
 	lim := cs.spec.Limits.orDefaults()
 	in, err := newStdinFIFO(cs.c.user())
 	if err != nil {
@@ -236,7 +225,7 @@ func (cs *containerStarter) Start(ctx context.Context) (proc.Process, error) {
 // mounts binds the work folder read-write, and the submission's root, the
 // Go installation and every shared path read-only, each at its own path
 // and once.
-func (cs *containerStarter) mounts() []mount.Mount {
+func (cs *containerJob) mounts() []mount.Mount {
 	spec := cs.spec
 	root := spec.Root
 	if root == "" {
@@ -263,7 +252,7 @@ func (cs *containerStarter) mounts() []mount.Mount {
 // request is the container of the job, under the limits lim: the program
 // as the slot's user, reading the pipe in as its stdin, no network, private IPC, a read-only root
 // with a 64 MiB /tmp, no capability, no new privileges, an init, no logs.
-func (cs *containerStarter) request(lim Limits, in *stdinFIFO) testcontainers.GenericContainerRequest {
+func (cs *containerJob) request(lim Limits, in *stdinFIFO) testcontainers.GenericContainerRequest {
 	spec := cs.spec
 	path := spec.Path
 	if !filepath.IsAbs(path) {

@@ -185,30 +185,19 @@ func (s *Process) Workspace(dir string, slot int, goSeed string) error {
 // Starter returns a Starter that runs spec's program through the launcher.
 func (s *Process) Starter(spec Spec) proc.Starter {
 	s.once.Do(func() { s.goroot = goRoot() })
-	return &processStarter{sb: s, spec: spec}
+	return &specStarter{spec: spec, job: func(spec Spec) job { return &processJob{sb: s, spec: spec} }}
 }
 
-type processStarter struct {
+// processJob is one spec's job in the process sandbox.
+type processJob struct {
 	sb   *Process
 	spec Spec
-}
-
-// WithArgs adds arguments after the program's own.
-func (ps *processStarter) WithArgs(args ...string) proc.Starter {
-	spec := ps.spec
-	spec.Args = append(append([]string(nil), spec.Args...), args...)
-	return &processStarter{sb: ps.sb, spec: spec}
-}
-
-// Wrap runs the program through another command, with visible in sight.
-func (ps *processStarter) Wrap(visible string, before, after []string) proc.Starter {
-	return &processStarter{sb: ps.sb, spec: ps.spec.wrapped(visible, before, after)}
 }
 
 // startWithin bounds the wait for the launcher to say the program runs.
 const startWithin = 30 * time.Second
 
-func (ps *processStarter) Start(ctx context.Context) (proc.Process, error) {
+func (ps *processJob) Start(ctx context.Context) (proc.Process, error) {
 	if len(ps.sb.Launcher) == 0 {
 		return nil, errors.New("the process sandbox has no launcher")
 	}
@@ -299,7 +288,7 @@ func (s *Process) namespaces() bool {
 // false at the first start, when the kernel refuses them.
 func (s *Process) Namespaces() bool { return s.namespaces() }
 
-func (ps *processStarter) start(ctx context.Context, args []string, useNS bool) (proc.Process, error) {
+func (ps *processJob) start(ctx context.Context, args []string, useNS bool) (proc.Process, error) {
 	memory := ps.spec.Limits.orDefaults().Memory
 	cg := ps.sb.jobCgroup(memory)
 	if cg != nil {
@@ -380,7 +369,7 @@ func (s *Process) note(line string) {
 // launch starts the launcher; memory is the limit of the job's memory
 // cgroup (0 without one), and cleanup runs once the launcher has ended,
 // before Wait returns.
-func (ps *processStarter) launch(ctx context.Context, args []string, useNS bool, memory int64, cleanup func()) (*sandboxedProcess, error) {
+func (ps *processJob) launch(ctx context.Context, args []string, useNS bool, memory int64, cleanup func()) (*sandboxedProcess, error) {
 	spec := ps.spec
 	cmd := exec.Command(ps.sb.Launcher[0], args...)
 	cmd.Env = env(spec.Work, ps.sb.goroot, os.Getenv("PATH"))

@@ -324,6 +324,44 @@ func mkWorkspace(dir string, uid, gid int, goSeed string, size int64) error {
 // namespaces; the grader then carries on without them.
 const nsFailure = "namespaces: "
 
+// job is a spec made ready to run in one sandbox: it starts the program
+// and knows the user the program runs as (see jobuser.go).
+type job interface {
+	Start(ctx context.Context) (proc.Process, error)
+	JobUser() (uid, gid int, err error)
+}
+
+// specStarter is the Starter each sandbox's Starter returns: a spec, and
+// the sandbox's job for a spec. WithArgs and Wrap change the spec alone,
+// so both sandboxes treat them the same way.
+type specStarter struct {
+	spec Spec
+	job  func(Spec) job
+}
+
+// Start starts the spec's program in its sandbox.
+func (s *specStarter) Start(ctx context.Context) (proc.Process, error) {
+	return s.job(s.spec).Start(ctx)
+}
+
+// JobUser returns the uid and gid the started program runs as, or -1 and
+// -1 when it keeps the grader's own user: the grader gives the folders and
+// sockets it makes for the job to that user alone.
+func (s *specStarter) JobUser() (uid, gid int, err error) { return s.job(s.spec).JobUser() }
+
+// WithArgs adds arguments after the program's own.
+func (s *specStarter) WithArgs(args ...string) proc.Starter {
+	spec := s.spec
+	spec.Args = append(append([]string(nil), spec.Args...), args...)
+	return &specStarter{spec: spec, job: s.job}
+}
+
+// Wrap runs the program through another command, with visible in sight
+// (the container sandbox mounts it read-only at the same path).
+func (s *specStarter) Wrap(visible string, before, after []string) proc.Starter {
+	return &specStarter{spec: s.spec.wrapped(visible, before, after), job: s.job}
+}
+
 // wrapped is spec with its program run through another command: before,
 // then the program (made absolute) and its arguments, then after; visible
 // joins the folders kept in sight.
