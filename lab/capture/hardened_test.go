@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/lab/capture"
@@ -119,9 +120,7 @@ func TestCaptureWriteNewPlantedLinkAsRoot(t *testing.T) {
 func TestCaptureReadRegularRefusesOthers(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "in.jsonl")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Mkfifo(t, fifo, 0o644)
 	linked := filepath.Join(dir, "linked.jsonl")
 	os.Symlink(fifo, linked)
 	for path, want := range map[string]string{
@@ -159,9 +158,7 @@ func TestCaptureReadRegularRefusesOthers(t *testing.T) {
 func TestCaptureDaemonHoldingPipesIsNotWaitedFor(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pid")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Mkfifo(t, fifo, 0o600)
 	script := `setsid sh -c 'echo $$ > "$1"; exec sleep 3600' sh "$1" & read pid < "$1"; echo "daemon $pid" >&2; cat >/dev/null`
 	starter := proc.Command{Path: "sh", Args: []string{"-c", script, "sh", fifo}}
 	var s *capture.Session

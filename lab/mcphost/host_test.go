@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/mcp"
 	"github.com/mcplab/mcplab/lab/mcpserver"
 	"github.com/mcplab/mcplab/lab/notes"
@@ -102,12 +102,7 @@ func fakeTickets(t *testing.T) string {
 }
 
 func deadURL(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return "http://" + ln.Addr().String() + "/mcp"
+	return "http://" + testkit.DeadAddr(t, "127.0.0.1") + "/mcp"
 }
 
 type approvals struct {

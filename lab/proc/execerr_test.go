@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // TestInterpreter reads the "#!" line, bounded, and gives nothing for a
@@ -22,9 +24,7 @@ func TestInterpreter(t *testing.T) {
 		return p
 	}
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Mkfifo(t, fifo, 0o755)
 	link := filepath.Join(dir, "link")
 	if err := os.Symlink(write("target", "#!/bin/sh\n"), link); err != nil {
 		t.Fatal(err)
