@@ -3,14 +3,13 @@ package report
 import (
 	"bytes"
 	"context"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/mcplab/mcplab/internal/kinds"
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -31,13 +30,38 @@ func buildGolden(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	paths := map[string]string{}
 	for name, pkg := range goldenPrograms {
-		paths[name] = filepath.Join(dir, name)
-		cmd := exec.Command("go", "build", "-o", paths[name], pkg)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("building %s: %v\n%s", pkg, err, out)
+		exe, err := testkit.GoBuild(dir, name, pkg)
+		if err != nil {
+			t.Fatal(err)
 		}
+		paths[name] = exe
 	}
 	return paths
+}
+
+// GradeRun is one program that GradeAll grades for real: its name, the
+// options of its lesson, and the command that starts it.
+type GradeRun struct {
+	Name string
+	Opts grading.Options
+	Cmd  proc.Command
+}
+
+// GradeAll grades every run at once, each by its lesson's kind, and
+// returns their results and errors in the order of runs.
+func GradeAll(runs []GradeRun) ([]*grading.Result, []error) {
+	results := make([]*grading.Result, len(runs))
+	errs := make([]error, len(runs))
+	var wg sync.WaitGroup
+	for i, run := range runs {
+		wg.Go(func() {
+			opts := run.Opts
+			opts.Student = run.Cmd
+			results[i], errs[i] = kinds.Grade(context.Background(), opts)
+		})
+	}
+	wg.Wait()
+	return results, errs
 }
 
 // durations are the measured times a report may quote ("took 1.23s",
@@ -54,11 +78,7 @@ func TestGoldenLessonReports(t *testing.T) {
 		t.Skip("grades three programs for real")
 	}
 	bins := buildGolden(t, t.TempDir())
-	cases := []struct {
-		name string
-		opts grading.Options
-		cmd  proc.Command
-	}{
+	cases := []GradeRun{
 		{"lesson1-banner", grading.Options{Lesson: 1}, proc.Command{Path: bins["student"], Args: []string{"-mistake", "banner"}}},
 		{"lesson1-chunk-as-line", grading.Options{Lesson: 1}, proc.Command{Path: bins["student"], Args: []string{"-mistake", "chunk-as-line"}}},
 		{"lesson1-no-exit", grading.Options{Lesson: 1}, proc.Command{Path: bins["student"], Args: []string{"-mistake", "no-exit"}}},
@@ -67,48 +87,29 @@ func TestGoldenLessonReports(t *testing.T) {
 		{"lesson3-trust-readonly", grading.Options{Lesson: 3, Relay: []string{bins["lab"], "relay"}}, proc.Command{Path: bins["client"], Args: []string{"-mistake", "trust-readonly"}}},
 		{"lesson3-namespaced", grading.Options{Lesson: 3, Relay: []string{bins["lab"], "relay"}}, proc.Command{Path: bins["client"], Args: []string{"-mistake", "namespaced"}}},
 	}
-	var wg sync.WaitGroup
-	got := make([][]byte, len(cases))
-	results := make([]*grading.Result, len(cases))
-	errs := make([]error, len(cases))
-	for i, c := range cases {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			opts := c.opts
-			opts.Student = c.cmd
-			res, err := kinds.Grade(context.Background(), opts)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			results[i] = res
-			var b bytes.Buffer
-			if err := Write(&b, FormatText, res, Options{}); err != nil {
-				errs[i] = err
-				return
-			}
-			got[i] = durations.ReplaceAll(b.Bytes(), []byte("<time>"))
-		}()
-	}
-	wg.Wait()
+	results, errs := GradeAll(cases)
 	// Every format of these real reports meets what its platform documents.
 	platforms := newPlatformChecker(t)
 	for i, c := range cases {
+		var b bytes.Buffer
+		if errs[i] == nil {
+			errs[i] = Write(&b, FormatText, results[i], Options{})
+		}
 		if errs[i] != nil {
-			t.Errorf("%s: %v", c.name, errs[i])
+			t.Errorf("%s: %v", c.Name, errs[i])
 			continue
 		}
-		text := string(got[i])
+		got := durations.ReplaceAll(b.Bytes(), []byte("<time>"))
+		text := string(got)
 		for n, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
 			if strings.TrimSpace(line) == "" || strings.TrimSpace(line) == "Actual:" || strings.TrimSpace(line) == "Expected:" {
-				t.Errorf("%s: line %d of the report is empty or has an empty side: %q", c.name, n+1, line)
+				t.Errorf("%s: line %d of the report is empty or has an empty side: %q", c.Name, n+1, line)
 			}
 			if strings.Count(line, "Expected: ") > 1 || (strings.Contains(line, "Expected: ") && !strings.HasPrefix(strings.TrimSpace(line), "Expected: ")) {
-				t.Errorf("%s: line %d repeats what the Expected line says: %q", c.name, n+1, line)
+				t.Errorf("%s: line %d repeats what the Expected line says: %q", c.Name, n+1, line)
 			}
 		}
-		golden(t, c.name+".text", got[i])
-		platforms.checkResult(t, c.name, results[i])
+		golden(t, c.Name+".text", got)
+		platforms.checkResult(t, c.Name, results[i])
 	}
 }

@@ -1,14 +1,11 @@
 package report_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
 
-	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -27,45 +24,29 @@ func TestClassReportsMeetTheirPlatforms(t *testing.T) {
 		t.Skip("grades four programs for real")
 	}
 	bins := report.BuildPrograms(t, t.TempDir())
-	runs := []struct {
-		name string
-		opts grading.Options
-		cmd  proc.Command
-	}{
+	runs := []report.GradeRun{
 		{"lesson1-correct", grading.Options{Lesson: 1}, proc.Command{Path: bins["student"]}},
 		{"lesson1-banner", grading.Options{Lesson: 1}, proc.Command{Path: bins["student"], Args: []string{"-mistake", "banner"}}},
 		{"lesson2-correct", grading.Options{Lesson: 2}, proc.Command{Path: bins["helpdesk"]}},
 		{"lesson3-correct", grading.Options{Lesson: 3, Relay: []string{bins["lab"], "relay"}}, proc.Command{Path: bins["client"]}},
 	}
-	results := make([]*grading.Result, len(runs))
-	errs := make([]error, len(runs))
-	var wg sync.WaitGroup
-	for i, run := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			opts := run.opts
-			opts.Student = run.cmd
-			results[i], errs[i] = kinds.Grade(context.Background(), opts)
-		}()
-	}
-	wg.Wait()
+	results, errs := report.GradeAll(runs)
 	for i, run := range runs {
 		if errs[i] != nil {
-			t.Fatalf("%s: %v", run.name, errs[i])
+			t.Fatalf("%s: %v", run.Name, errs[i])
 		}
 	}
 	for i, run := range runs {
 		r := results[i]
-		wantFailed := run.name == "lesson1-banner"
+		wantFailed := run.Name == "lesson1-banner"
 		if !r.Gradable || (len(r.Failed()) > 0) != wantFailed {
-			t.Errorf("%s: gradable %v, failed %q; want it gradable, with failures only for the broken server", run.name, r.Gradable, r.Failed())
+			t.Errorf("%s: gradable %v, failed %q; want it gradable, with failures only for the broken server", run.Name, r.Gradable, r.Failed())
 		}
 	}
 
 	platforms := report.NewPlatformChecker(t)
 	for i, run := range runs[2:] {
-		platforms.CheckResult(t, run.name, results[i+2])
+		platforms.CheckResult(t, run.Name, results[i+2])
 	}
 
 	lesson, err := serverlesson.Load(1, nil)

@@ -162,18 +162,7 @@ func junitCounts(t testing.TB, what string, doc []byte) {
 	}
 	var tests, failures, errs int
 	for _, s := range ju.Suites {
-		var f, e, sk int
-		for _, tc := range s.Cases {
-			if tc.Failure != nil {
-				f++
-			}
-			if tc.Error != nil {
-				e++
-			}
-			if tc.Skipped != nil {
-				sk++
-			}
-		}
+		f, e, sk := s.caseCounts()
 		if got, want := []int{s.Tests, s.Failures, s.Errors, s.Skipped}, []int{len(s.Cases), f, e, sk}; !slices.Equal(got, want) {
 			t.Errorf("%s: suite %s says tests, failures, errors, skipped = %v; its testcases have %v", what, s.Name, got, want)
 		}

@@ -441,28 +441,48 @@ type juShape struct {
 	Failures int      `xml:"failures,attr"`
 	Errors   int      `xml:"errors,attr"`
 	// Skipped is absent: junit-10.xsd allows it on <testsuite> only.
-	Skipped *int `xml:"skipped,attr"`
-	Suites  []struct {
-		Name     string `xml:"name,attr"`
-		Tests    int    `xml:"tests,attr"`
-		Failures int    `xml:"failures,attr"`
-		Errors   int    `xml:"errors,attr"`
-		Skipped  int    `xml:"skipped,attr"`
-		Time     string `xml:"time,attr"`
-		Cases    []struct {
-			Classname string `xml:"classname,attr"`
-			Name      string `xml:"name,attr"`
-			Failure   *struct {
-				Message string `xml:"message,attr"`
-				Text    string `xml:",chardata"`
-			} `xml:"failure"`
-			Error *struct {
-				Message string `xml:"message,attr"`
-			} `xml:"error"`
-			Skipped *struct{} `xml:"skipped"`
-		} `xml:"testcase"`
-		SystemOut string `xml:"system-out"`
-	} `xml:"testsuite"`
+	Skipped *int      `xml:"skipped,attr"`
+	Suites  []juSuite `xml:"testsuite"`
+}
+
+// juSuite is one <testsuite> of juShape.
+type juSuite struct {
+	Name     string `xml:"name,attr"`
+	Tests    int    `xml:"tests,attr"`
+	Failures int    `xml:"failures,attr"`
+	Errors   int    `xml:"errors,attr"`
+	Skipped  int    `xml:"skipped,attr"`
+	Time     string `xml:"time,attr"`
+	Cases    []struct {
+		Classname string `xml:"classname,attr"`
+		Name      string `xml:"name,attr"`
+		Failure   *struct {
+			Message string `xml:"message,attr"`
+			Text    string `xml:",chardata"`
+		} `xml:"failure"`
+		Error *struct {
+			Message string `xml:"message,attr"`
+		} `xml:"error"`
+		Skipped *struct{} `xml:"skipped"`
+	} `xml:"testcase"`
+	SystemOut string `xml:"system-out"`
+}
+
+// caseCounts counts the suite's testcases that failed, that erred and that
+// were skipped.
+func (s juSuite) caseCounts() (failures, errors, skipped int) {
+	for _, tc := range s.Cases {
+		if tc.Failure != nil {
+			failures++
+		}
+		if tc.Error != nil {
+			errors++
+		}
+		if tc.Skipped != nil {
+			skipped++
+		}
+	}
+	return failures, errors, skipped
 }
 
 func TestJUnit(t *testing.T) {
@@ -487,21 +507,12 @@ func TestJUnit(t *testing.T) {
 			t.Fatalf("%s: %d suites", c.name, len(ju.Suites))
 		}
 		s := ju.Suites[0]
-		var f, e, sk int
 		for _, tc := range s.Cases {
 			if tc.Classname != "lesson1" {
 				t.Errorf("%s: classname %q", c.name, tc.Classname)
 			}
-			if tc.Failure != nil {
-				f++
-			}
-			if tc.Error != nil {
-				e++
-			}
-			if tc.Skipped != nil {
-				sk++
-			}
 		}
+		f, e, sk := s.caseCounts()
 		if ju.Skipped != nil {
 			t.Errorf("%s: <testsuites> has skipped=%d, which junit-10.xsd refuses there", c.name, *ju.Skipped)
 		}
