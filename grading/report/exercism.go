@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mcplab/mcplab/grading"
 )
@@ -113,17 +112,5 @@ func exercismOutput(r *grading.Result) string {
 			b.WriteString(oneLine(e.Text, " ") + "\n")
 		}
 	}
-	s := b.String()
-	if utf8.RuneCountInString(s) <= exercismOutputMax {
-		return s
-	}
-	keep := exercismOutputMax - utf8.RuneCountInString(exercismCutNote) - 1
-	n := 0
-	for i := range s {
-		if n == keep {
-			return s[:i] + "\n" + exercismCutNote
-		}
-		n++
-	}
-	return s
+	return clipRunesWith(b.String(), exercismOutputMax, "\n"+exercismCutNote)
 }

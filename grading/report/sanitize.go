@@ -100,17 +100,22 @@ func clip(s string, max int) string {
 
 // clipRunes cuts s to at most max runes, marker included, ending it with
 // "…". It is for short one-line labels.
-func clipRunes(s string, max int) string {
+func clipRunes(s string, max int) string { return clipRunesWith(s, max, "…") }
+
+// clipRunesWith cuts s to at most max runes, marker included, ending it
+// with marker. A max too small for the marker leaves nothing.
+func clipRunesWith(s string, max int, marker string) string {
 	if utf8.RuneCountInString(s) <= max {
 		return s
 	}
-	if max < 1 {
+	keep := max - utf8.RuneCountInString(marker)
+	if keep < 0 {
 		return ""
 	}
 	n := 0
 	for i := range s {
-		if n == max-1 {
-			return s[:i] + "…"
+		if n == keep {
+			return s[:i] + marker
 		}
 		n++
 	}
