@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // labProcess starts this test binary as the lab, a process of its own (so
@@ -77,9 +78,7 @@ func killLeft(pids string) (written []string, left []int) {
 func TestValidateAndCaptureRefuseFIFOAndDevice(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.jsonl")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Mkfifo(t, fifo, 0o644)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -106,9 +105,7 @@ func TestCaptureEndsOnSIGTERM(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
 			ready := filepath.Join(dir, "ready")
-			if err := syscall.Mkfifo(ready, 0o600); err != nil {
-				t.Fatal(err)
-			}
+			testkit.Mkfifo(t, ready, 0o600)
 			in := filepath.Join(dir, "in.jsonl")
 			os.WriteFile(in, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`+"\n"), 0o644)
 			out := filepath.Join(dir, "s")
@@ -153,9 +150,7 @@ func TestCaptureEndsOnSIGTERM(t *testing.T) {
 func TestCaptureEndsSetsidDaemon(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pid")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Mkfifo(t, fifo, 0o600)
 	pids := filepath.Join(dir, "pids")
 	in := filepath.Join(dir, "in.jsonl")
 	os.WriteFile(in, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"), 0o644)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/mcpclient"
 	"github.com/mcplab/mcplab/lab/tickets"
 )
@@ -42,12 +42,7 @@ func ticketServer(t *testing.T) string {
 }
 
 func emptyPort(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return "http://" + ln.Addr().String() + "/mcp"
+	return "http://" + testkit.DeadAddr(t, "127.0.0.1") + "/mcp"
 }
 
 // labIn runs a lab command in-process with the given stdin.

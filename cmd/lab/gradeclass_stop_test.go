@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading/serverlesson"
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // SIGTERM while students are mid-grade, with one core kept busy: the one
@@ -23,14 +24,7 @@ func TestGradeClassStopIsExactUnderLoad(t *testing.T) {
 		t.Skip("-short: builds the lab and grades a class")
 	}
 	dir, bin, servers := labForClass(t)
-	busy := exec.Command("sh", "-c", "while :; do :; done")
-	if err := busy.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = busy.Process.Kill()
-		_ = busy.Wait()
-	})
+	testkit.BusyCore(t)
 	// Each submission holds its own copy of the bash test server, as a
 	// student's would: the sandbox shows a program nothing else of /tmp.
 	server, err := os.ReadFile(filepath.Join(servers, "student_sh", "server.sh"))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 func TestGradeClassUsageErrorsExit2(t *testing.T) {
@@ -45,17 +46,12 @@ func TestGradeClassUsageErrorsExit2(t *testing.T) {
 // folder.
 func labForClass(t *testing.T) (dir, bin, servers string) {
 	t.Helper()
-	dir = t.TempDir()
-	for _, d := range []string{dir, filepath.Dir(dir)} {
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
+	dir = testkit.OpenDir(t)
+	bin, err := testkit.GoBuild(dir, "lab", ".")
+	if err != nil {
+		t.Fatal(err)
 	}
-	bin = filepath.Join(dir, "lab")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	servers, err := filepath.Abs(filepath.Join("..", "..", "grading", "testdata", "servers"))
+	servers, err = filepath.Abs(filepath.Join("..", "..", "grading", "testdata", "servers"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,21 +66,11 @@ func TestGradeClass(t *testing.T) {
 		t.Skip("-short: builds the lab and grades a class")
 	}
 	dir, bin, servers := labForClass(t)
-	subs := filepath.Join(dir, "class")
-	for name, run := range map[string]string{
+	subs := writeClass(t, filepath.Join(dir, "class"), map[string]string{
 		"ann":  "#!/bin/sh\nexec bash " + servers + "/student_sh/server.sh\n",
 		"ben":  "#!/bin/sh\nexec python3 " + servers + "/student_py/server.py --mistake banner\n",
 		"cleo": "",
-	} {
-		if err := os.MkdirAll(filepath.Join(subs, name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if run != "" {
-			if err := os.WriteFile(filepath.Join(subs, name, "run"), []byte(run), 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	}, nil)
 	out := filepath.Join(dir, "results")
 	cmd := exec.Command(bin, "grade-class", "--out", out, "--format", "json,junit,github", subs)
 	var stdout, stderr bytes.Buffer
@@ -128,56 +114,18 @@ func TestGradeClassStopsOnSIGTERM(t *testing.T) {
 		t.Skip("-short: builds the lab and grades a class")
 	}
 	dir, bin, servers := labForClass(t)
-	subs := filepath.Join(dir, "class")
-	for name, run := range map[string]string{
+	subs := writeClass(t, filepath.Join(dir, "class"), map[string]string{
 		"ann": "#!/bin/sh\nexec bash " + servers + "/student_sh/server.sh\n",
 		"zed": "#!/bin/sh\nexec bash " + servers + "/student_sh/server.sh --mistake hang\n",
-	} {
-		if err := os.MkdirAll(filepath.Join(subs, name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(subs, name, "run"), []byte(run), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	}, nil)
 	out := filepath.Join(dir, "results")
-	cmd := exec.Command(bin, "grade-class", "--out", out, "--time-scale", "1", "--jobs", "2", subs)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	p := startClassProc(t, bin, "grade-class", "--out", out, "--time-scale", "1", "--jobs", "2", subs)
 	// Once ann is graded, zed is the one left, hanging for its deadlines.
-	var log strings.Builder
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		log.WriteString(sc.Text() + "\n")
-		if strings.Contains(sc.Text(), "[1/2] ann") {
-			break
-		}
-	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
+	p.readUntil(func(line string) bool { return strings.Contains(line, "[1/2] ann") })
 	sent := time.Now()
-	go func() {
-		for sc.Scan() {
-		}
-	}()
-	ended := make(chan error, 1)
-	go func() { ended <- cmd.Wait() }()
 	// Generous for a loaded machine, and still far less than the 25 s and
 	// more zed's deadlines take.
-	timer := time.NewTimer(20 * time.Second)
-	defer timer.Stop()
-	select {
-	case err = <-ended:
-	case <-timer.C:
-		_ = cmd.Process.Kill()
-		t.Fatalf("grade-class still ran 20 s after SIGTERM; stderr so far:\n%s", log.String())
-	}
+	err := p.endWith(t, syscall.SIGTERM, 20*time.Second)
 	t.Logf("grade-class ended %v after SIGTERM", time.Since(sent).Round(time.Millisecond))
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
