@@ -134,16 +134,7 @@ func gradePage(r *grading.Result) *htmlPage {
 	}
 	for i, sc := range scenarios {
 		p.Scenarios = append(p.Scenarios, buildTimeline(i, sc, limits[i], p.Client, ev, wrong, ordersOf(r.Orders, sc.name)))
-		var lines strings.Builder
-		for j, e := range sc.events {
-			line := eventLine(e) + "\n"
-			if lines.Len()+len(line) > htmlTranscriptMax {
-				fmt.Fprintf(&lines, "… [cut: %d more events not shown]\n", len(sc.events)-j)
-				break
-			}
-			lines.WriteString(line)
-		}
-		p.Transcript = append(p.Transcript, htmlTranscript{Name: sc.name, Lines: lines.String()})
+		p.Transcript = append(p.Transcript, htmlTranscript{Name: sc.name, Lines: transcriptBlock(sc, htmlTranscriptMax, asIs)})
 	}
 	return p
 }

@@ -141,26 +141,11 @@ func mdTranscripts(b *strings.Builder, r *grading.Result) {
 			break
 		}
 		fmt.Fprintf(b, "### Scenario %s\n\n", mdInline(sc.name))
-		code := mdTranscriptBlock(sc)
+		code := transcriptBlock(sc, mdTranscriptMax, mdCodeText)
 		f := fence(code)
 		fmt.Fprintf(b, "%stext\n%s%s\n\n", f, code, f)
 		b.WriteString("```mermaid\n" + sequenceDiagram(sc, notes[i]) + "```\n\n")
 	}
-}
-
-// mdTranscriptBlock is a scenario's events, one a line, cut at
-// mdTranscriptMax bytes with a marker.
-func mdTranscriptBlock(sc scenario) string {
-	var lines strings.Builder
-	for j, e := range sc.events {
-		line := eventLineWith(e, mdCodeText) + "\n"
-		if lines.Len()+len(line) > mdTranscriptMax {
-			fmt.Fprintf(&lines, "… [cut: %d more events not shown]\n", len(sc.events)-j)
-			break
-		}
-		lines.WriteString(line)
-	}
-	return lines.String()
 }
 
 // mdStatus is a check's verdict with a symbol, for tables and headings:

@@ -215,8 +215,25 @@ func byScenario(events []grading.Event) []scenario {
 // eventLine writes one event on one line: its time, an arrow or a word for
 // its kind, and its text. Newlines inside a chunk are shown as " | ", as
 // `lab run` shows them.
-func eventLine(e grading.Event) string {
-	return eventLineWith(e, func(s string) string { return s })
+func eventLine(e grading.Event) string { return eventLineWith(e, asIs) }
+
+// asIs is the escape of text that needs none.
+func asIs(s string) string { return s }
+
+// transcriptBlock is a scenario's events, one a line as eventLineWith
+// writes them with esc, cut before it passes max bytes with a line that
+// says how many events are not shown.
+func transcriptBlock(sc scenario, max int, esc func(string) string) string {
+	var lines strings.Builder
+	for j, e := range sc.events {
+		line := eventLineWith(e, esc) + "\n"
+		if lines.Len()+len(line) > max {
+			fmt.Fprintf(&lines, "… [cut: %d more events not shown]\n", len(sc.events)-j)
+			break
+		}
+		lines.WriteString(line)
+	}
+	return lines.String()
 }
 
 // eventLineWith is eventLine with esc applied to the event's own text (not
