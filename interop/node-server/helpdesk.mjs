@@ -21,9 +21,23 @@ if (!dir) {
 const tickets = new Map(JSON.parse(readFileSync(join(dir, 'tickets.json'), 'utf8')).map(t => [t.id, t]));
 const customers = new Map(JSON.parse(readFileSync(join(dir, 'customers.json'), 'utf8')).map(c => [c.id, c]));
 
-function describe(t) {
+function ticketText(t) {
     const c = customers.get(t.customer_id) ?? {};
     return `Ticket ${t.id} (${t.status}, ${t.priority} priority): ${t.subject}\nCustomer: ${c.name}, ${c.business} (${c.id}), ${c.plan} plan\nOpened ${t.opened}, last update ${t.updated}\n${t.summary}`;
+}
+
+function customerText(c) {
+    return `Customer ${c.id}: ${c.name}, ${c.business} in ${c.city}, ${c.plan} plan since ${c.customer_since}, ${c.email}`;
+}
+
+// lookup is both tools' result: the record that key names in records, as
+// text and as structured content, or an error result when there is none.
+function lookup(records, noun, key, text, structured) {
+    const r = records.get(key);
+    if (!r) {
+        return { content: [{ type: 'text', text: `There is no ${noun} ${key}` }], isError: true };
+    }
+    return { content: [{ type: 'text', text: text(r) }], structuredContent: structured(r) };
 }
 
 function helpdesk() {
@@ -31,23 +45,11 @@ function helpdesk() {
     server.registerTool('get_ticket', {
         description: 'Returns one support ticket by its number.',
         inputSchema: z.object({ ticket_id: z.string().describe("the ticket's number, such as 2318") }),
-    }, async ({ ticket_id }) => {
-        const t = tickets.get(ticket_id);
-        if (!t) {
-            return { content: [{ type: 'text', text: `There is no ticket ${ticket_id}` }], isError: true };
-        }
-        return { content: [{ type: 'text', text: describe(t) }], structuredContent: { ...t, customer: customers.get(t.customer_id) } };
-    });
+    }, async ({ ticket_id }) => lookup(tickets, 'ticket', ticket_id, ticketText, t => ({ ...t, customer: customers.get(t.customer_id) })));
     server.registerTool('get_customer', {
         description: 'Returns one customer by their id.',
         inputSchema: z.object({ customer_id: z.string().describe("the customer's id, such as C-104") }),
-    }, async ({ customer_id }) => {
-        const c = customers.get(customer_id);
-        if (!c) {
-            return { content: [{ type: 'text', text: `There is no customer ${customer_id}` }], isError: true };
-        }
-        return { content: [{ type: 'text', text: `Customer ${c.id}: ${c.name}, ${c.business} in ${c.city}, ${c.plan} plan since ${c.customer_since}, ${c.email}` }], structuredContent: c };
-    });
+    }, async ({ customer_id }) => lookup(customers, 'customer', customer_id, customerText, c => c));
     return server;
 }
 

@@ -13,7 +13,7 @@
 //   command, args, env  the server to spawn; env is passed as it is
 //   timeoutMs    the deadline of each request, the connect-time probe included
 //   tool, arguments     the tool to call
-import { readFileSync } from "node:fs";
+import { connect, describe, negotiationOptions, packageVersion, session, settle, toolText } from "../clientreport.mjs";
 
 const config = JSON.parse(process.argv[2] ?? "{}");
 const started = Date.now();
@@ -36,14 +36,6 @@ const report = {
   elapsedMs: 0,
 };
 
-function describe(err) {
-  return {
-    name: err?.constructor?.name ?? typeof err,
-    code: err?.code ?? null,
-    message: String(err?.message ?? err),
-  };
-}
-
 async function load(sdk) {
   if (sdk === "v2") {
     const main = await import("@modelcontextprotocol/client");
@@ -58,18 +50,12 @@ async function load(sdk) {
   throw new Error(`unknown sdk ${JSON.stringify(sdk)}: want "v1" or "v2"`);
 }
 
+// clientOptions sets versionNegotiation on v2 only; v1 has no such option.
 function clientOptions(sdk, negotiation, timeoutMs) {
-  if (sdk !== "v2" || negotiation === "legacy" || negotiation === "") {
+  if (sdk !== "v2" || negotiation === "") {
     return {};
   }
-  const probe = { timeoutMs };
-  if (negotiation === "auto") {
-    return { versionNegotiation: { mode: "auto", probe } };
-  }
-  if (negotiation === "pin") {
-    return { versionNegotiation: { mode: { pin: "2026-07-28" }, probe } };
-  }
-  throw new Error(`unknown negotiation ${JSON.stringify(negotiation)}`);
+  return negotiationOptions(negotiation, timeoutMs);
 }
 
 // listAllTools follows nextCursor to the last page. v2's listTools() with no
@@ -94,9 +80,7 @@ async function listAllTools(client, sdk, options) {
 async function run() {
   const { pkg, Client, StdioClientTransport } = await load(config.sdk);
   report.package = pkg;
-  // The packages do not export their package.json, so read it from disk.
-  const manifest = new URL(`./node_modules/${pkg}/package.json`, import.meta.url);
-  report.version = JSON.parse(readFileSync(manifest, "utf8")).version;
+  report.version = packageVersion(import.meta.url, pkg);
 
   const transport = new StdioClientTransport({
     command: config.command,
@@ -111,39 +95,18 @@ async function run() {
   client.onerror = (err) => report.errors.push(describe(err));
   const options = { timeout: config.timeoutMs };
 
-  let step = "connect";
-  try {
-    await client.connect(transport, options);
-    report.connected = true;
-    report.serverName = client.getServerVersion()?.name ?? "";
-    if (typeof client.getNegotiatedProtocolVersion === "function") {
-      report.protocolVersion = client.getNegotiatedProtocolVersion() ?? "";
-    }
-    step = "tools/list";
+  await session(report, client, async (at) => {
+    await connect(report, client, transport, options);
+    at.step = "tools/list";
     report.tools = await listAllTools(client, config.sdk, options);
-    step = "tools/call";
+    at.step = "tools/call";
     const params = { name: config.tool, arguments: config.arguments ?? {} };
     // v1 takes a result schema before the options; v2 takes the options only.
     const called = config.sdk === "v1" ? await client.callTool(params, undefined, options) : await client.callTool(params, options);
-    report.call = {
-      isError: called.isError === true,
-      text: (called.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n"),
-    };
-  } catch (err) {
-    report.failure = { step, ...describe(err) };
-  } finally {
-    try {
-      await client.close();
-    } catch (err) {
-      report.errors.push(describe(err));
-    }
-  }
+    report.call = { isError: called.isError === true, text: toolText(called) };
+  });
 }
 
-try {
-  await run();
-} catch (err) {
-  report.failure = { step: "setup", ...describe(err) };
-}
+await settle(report, run);
 report.elapsedMs = Date.now() - started;
 process.stdout.write(JSON.stringify(report) + "\n");
