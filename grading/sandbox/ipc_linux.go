@@ -33,16 +33,6 @@ var sysvTables = []struct {
 // default.
 const maxSysvTable = 16 << 20
 
-// SysVObject is a System V IPC object as the kernel lists it in
-// /proc/sysvipc: Kind is "shm", "msg" or "sem", Key the key it was made
-// under, ID its identifier, UID and CUID its owner and creator.
-type SysVObject struct {
-	Kind      string
-	Key       int64
-	ID        int
-	UID, CUID int
-}
-
 // SysVObjects lists the System V shared memory segments, message queues
 // and semaphore sets of the caller's IPC namespace.
 func SysVObjects() ([]SysVObject, error) {

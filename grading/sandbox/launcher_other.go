@@ -30,14 +30,6 @@ func mountWorkspace(string, int64, int, int) error { return nil }
 
 func unmount(string) error { return nil }
 
-// SysVObject is a System V IPC object (see the Linux build).
-type SysVObject struct {
-	Kind      string
-	Key       int64
-	ID        int
-	UID, CUID int
-}
-
 // SysVObjects lists nothing: System V IPC objects are read from Linux's
 // /proc/sysvipc.
 func SysVObjects() ([]SysVObject, error) { return nil, nil }
