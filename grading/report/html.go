@@ -93,19 +93,7 @@ func gradePage(r *grading.Result) *htmlPage {
 	if r.Seed != nil {
 		p.Seed = fmt.Sprint(*r.Seed)
 	}
-	if s := r.Submission; s != nil {
-		var parts []string
-		if s.Name != "" {
-			parts = append(parts, "submission "+s.Name)
-		}
-		if s.Commit != "" {
-			parts = append(parts, "commit "+s.Commit)
-		}
-		if s.Hash != "" {
-			parts = append(parts, "sha256 "+s.Hash)
-		}
-		p.Submission = strings.Join(parts, ", ")
-	}
+	p.Submission = submissionLine(r.Submission, asIs)
 	scenarios := byScenario(r.Transcript)
 	limits := markLimits(scenarios)
 	ev := findEvidence(r, scenarios, limits)

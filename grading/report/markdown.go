@@ -74,20 +74,8 @@ func mdHeader(b *strings.Builder, r *grading.Result, t verdictCounts) {
 	if r.Flaky {
 		b.WriteString("**Flaky:** the run timed out, was run again, and the two runs disagreed.\n\n")
 	}
-	if s := r.Submission; s != nil {
-		var parts []string
-		if s.Name != "" {
-			parts = append(parts, "submission "+mdInline(s.Name))
-		}
-		if s.Commit != "" {
-			parts = append(parts, "commit "+mdInline(s.Commit))
-		}
-		if s.Hash != "" {
-			parts = append(parts, "sha256 "+mdInline(s.Hash))
-		}
-		if len(parts) > 0 {
-			b.WriteString("Graded: " + strings.Join(parts, ", ") + ".\n\n")
-		}
+	if s := submissionLine(r.Submission, mdInline); s != "" {
+		b.WriteString("Graded: " + s + ".\n\n")
 	}
 }
 

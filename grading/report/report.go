@@ -217,6 +217,22 @@ func byScenario(events []grading.Event) []scenario {
 // `lab run` shows them.
 func eventLine(e grading.Event) string { return eventLineWith(e, asIs) }
 
+// submissionLine names what was graded: "submission NAME, commit C,
+// sha256 H", each part only when known, with esc applied to each value;
+// empty when nothing is known.
+func submissionLine(s *grading.Submission, esc func(string) string) string {
+	if s == nil {
+		return ""
+	}
+	var parts []string
+	for _, p := range []struct{ label, value string }{{"submission", s.Name}, {"commit", s.Commit}, {"sha256", s.Hash}} {
+		if p.value != "" {
+			parts = append(parts, p.label+" "+esc(p.value))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // asIs is the escape of text that needs none.
 func asIs(s string) string { return s }
 
