@@ -19,15 +19,10 @@ import (
 // users may pass through, and returns the folder and the binary.
 func buildLab(t *testing.T) (dir, bin string) {
 	t.Helper()
-	dir = t.TempDir()
-	for _, d := range []string{dir, filepath.Dir(dir)} {
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	bin = filepath.Join(dir, "bin", "lab")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/lab").CombinedOutput(); err != nil {
-		t.Fatalf("go build ../cmd/lab: %v\n%s", err, out)
+	dir = testkit.OpenDir(t)
+	bin, err := testkit.GoBuild(filepath.Join(dir, "bin"), "lab", "../cmd/lab")
+	if err != nil {
+		t.Fatal(err)
 	}
 	return dir, bin
 }
