@@ -24,6 +24,25 @@ import (
 // server's own deadlines and from causality, never from this one.
 const generous = 60 * time.Second
 
+// waitUntil reads a value with read, again each time changed says it may
+// have changed, until done takes it, and returns it; after generous it
+// fails t with what stuck says of the last value read.
+func waitUntil[T any](t *testing.T, changed <-chan struct{}, read func() T, done func(T) bool, stuck func(T) string) T {
+	t.Helper()
+	timeout := time.After(generous)
+	for {
+		v := read()
+		if done(v) {
+			return v
+		}
+		select {
+		case <-changed:
+		case <-timeout:
+			t.Fatalf("after %v, %s", generous, stuck(v))
+		}
+	}
+}
+
 // gauges follows a Bodies' gauge through its hook.
 type gauges struct {
 	mu      sync.Mutex
@@ -48,20 +67,13 @@ func (g *gauges) hook(v mcphttp.Gauge) {
 // wait returns the first gauge that meets cond.
 func (g *gauges) wait(t *testing.T, what string, cond func(mcphttp.Gauge) bool) mcphttp.Gauge {
 	t.Helper()
-	timeout := time.After(generous)
-	for {
+	return waitUntil(t, g.changed, func() mcphttp.Gauge {
 		g.mu.Lock()
-		v := g.last
-		g.mu.Unlock()
-		if cond(v) {
-			return v
-		}
-		select {
-		case <-g.changed:
-		case <-timeout:
-			t.Fatalf("after %v, still waiting for %s; the gauge is %+v", generous, what, v)
-		}
-	}
+		defer g.mu.Unlock()
+		return g.last
+	}, cond, func(v mcphttp.Gauge) string {
+		return fmt.Sprintf("still waiting for %s; the gauge is %+v", what, v)
+	})
 }
 
 // blockingServer has a tool "hold" that returns once release is closed.
@@ -249,20 +261,13 @@ func (o *openConns) hook(_ net.Conn, st http.ConnState) {
 // waitNone waits, for a generous while, until no connection is open.
 func (o *openConns) waitNone(t *testing.T) {
 	t.Helper()
-	timeout := time.After(generous)
-	for {
+	waitUntil(t, o.changed, func() int {
 		o.mu.Lock()
-		n := o.n
-		o.mu.Unlock()
-		if n == 0 {
-			return
-		}
-		select {
-		case <-o.changed:
-		case <-timeout:
-			t.Fatalf("after %v, %d connections still open", generous, n)
-		}
-	}
+		defer o.mu.Unlock()
+		return o.n
+	}, func(n int) bool { return n == 0 }, func(n int) string {
+		return fmt.Sprintf("%d connections still open", n)
+	})
 }
 
 // 40 connections each send all but the last byte of a body as long as
