@@ -143,8 +143,16 @@ func TestProcessIPCIsolationAtOnce(t *testing.T) {
 	needPython(t)
 	t.Parallel()
 	sb := processSandbox(t)
-	key := 0x6d640000 + os.Getpid()%0x1000
-	w := shSpec(t, sb, 30, fmt.Sprintf(`python3 sysv.py write %d && read line`, key))
+	ipcAtOnce(t, sb, 0x6d640000+os.Getpid()%0x1000, 30, 31, func(line string) bool { return line == "made True True True lock\n" }, "")
+}
+
+// ipcAtOnce starts, in slot wslot of sb, a writer that makes the System V
+// segment key and then waits, and once made says so of its first line,
+// runs a reader of key in slot rslot, which must see none; where says
+// where that reader ran, for the failure.
+func ipcAtOnce(t *testing.T, sb sandbox.Sandbox, key, wslot, rslot int, made func(line string) bool, where string) {
+	t.Helper()
+	w := shSpec(t, sb, wslot, fmt.Sprintf(`python3 sysv.py write %d && read line`, key))
 	writeScript(t, w)
 	p, err := sb.Starter(w).Start(context.Background())
 	if err != nil {
@@ -153,13 +161,13 @@ func TestProcessIPCIsolationAtOnce(t *testing.T) {
 	defer func() { p.Kill(); p.Wait() }()
 	go func() { _, _ = io.Copy(io.Discard, p.Stderr()) }()
 	line, err := bufio.NewReader(p.Stdout()).ReadString('\n')
-	if line != "made True True True lock\n" {
+	if !made(line) {
 		t.Fatalf("the writer said %q (%v)", line, err)
 	}
-	rd := shSpec(t, sb, 31, fmt.Sprintf(`exec python3 sysv.py read %d`, key))
+	rd := shSpec(t, sb, rslot, fmt.Sprintf(`exec python3 sysv.py read %d`, key))
 	writeScript(t, rd)
 	if r := run(t, sb.Starter(rd), ""); r.stdout != "none\n" {
-		t.Errorf("the reader, while the writer runs: stdout %q (stderr %q), want none", r.stdout, r.stderr)
+		t.Errorf("the reader, %swhile the writer runs: stdout %q (stderr %q), want none", where, r.stdout, r.stderr)
 	}
 }
 
@@ -373,22 +381,5 @@ echo x > %q/sock && echo "rig writable"`, marker.Name(), other, rig))
 func TestContainerIPCIsolation(t *testing.T) {
 	t.Parallel()
 	c := needEngine(t)
-	key := 0x6d650000 + os.Getpid()%0x1000
-	w := shSpec(t, c, 6, fmt.Sprintf(`python3 sysv.py write %d && read line`, key))
-	writeScript(t, w)
-	p, err := c.Starter(w).Start(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { p.Kill(); p.Wait() }()
-	go func() { _, _ = io.Copy(io.Discard, p.Stderr()) }()
-	line, err := bufio.NewReader(p.Stdout()).ReadString('\n')
-	if !strings.HasPrefix(line, "made True True True ") {
-		t.Fatalf("the writer said %q (%v)", line, err)
-	}
-	rd := shSpec(t, c, 7, fmt.Sprintf(`exec python3 sysv.py read %d`, key))
-	writeScript(t, rd)
-	if r := run(t, c.Starter(rd), ""); r.stdout != "none\n" {
-		t.Errorf("the reader, in another container while the writer runs: stdout %q (stderr %q), want none", r.stdout, r.stderr)
-	}
+	ipcAtOnce(t, c, 0x6d650000+os.Getpid()%0x1000, 6, 7, func(line string) bool { return strings.HasPrefix(line, "made True True True ") }, "in another container ")
 }
