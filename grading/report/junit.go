@@ -114,13 +114,10 @@ func writeJUnit(w io.Writer, r *grading.Result) error {
 		suite.Cases = append(suite.Cases, tc)
 	}
 	if !r.Gradable {
-		problem := r.Problem
-		if problem == "" {
-			problem = r.Outcome.Detail
-		}
+		problem, more := problemParts(r)
 		text := problem
-		if r.Outcome.Detail != "" && r.Outcome.Detail != problem {
-			text += "\n" + r.Outcome.Detail
+		if more != "" {
+			text += "\n" + more
 		}
 		suite.Cases = append(suite.Cases, junitCase{
 			Classname: class,

@@ -306,15 +306,29 @@ func summaryLine(r *grading.Result) string {
 	return s
 }
 
-// problemLines says why a run could not be graded: the problem, then the
-// outcome's detail when it adds something. It is never empty.
+// problemParts says why a run could not be graded: the problem (the
+// outcome's detail when there is none), and the outcome's detail again as
+// more when it adds something to the problem. Either may be empty.
+func problemParts(r *grading.Result) (problem, more string) {
+	problem = r.Problem
+	if problem == "" {
+		problem = r.Outcome.Detail
+	}
+	if r.Outcome.Detail != "" && r.Outcome.Detail != problem {
+		more = r.Outcome.Detail
+	}
+	return problem, more
+}
+
+// problemLines is problemParts as lines, leaving out an empty one. It is
+// never empty: with neither part it names the outcome.
 func problemLines(r *grading.Result) []string {
 	var lines []string
-	if r.Problem != "" {
-		lines = append(lines, r.Problem)
-	}
-	if r.Outcome.Detail != "" && r.Outcome.Detail != r.Problem {
-		lines = append(lines, r.Outcome.Detail)
+	problem, more := problemParts(r)
+	for _, l := range []string{problem, more} {
+		if l != "" {
+			lines = append(lines, l)
+		}
 	}
 	if len(lines) == 0 {
 		lines = append(lines, fmt.Sprintf("the run ended with outcome %s", r.Outcome.Kind))

@@ -101,13 +101,10 @@ func writeText(w io.Writer, r *grading.Result, color bool) error {
 			ew.printf("%s\n", indent(clip(r.Outcome.Detail, textFieldMax), "Why: ", "     "))
 		}
 	} else {
-		problem := r.Problem
-		if problem == "" {
-			problem = r.Outcome.Detail
-		}
+		problem, more := problemParts(r)
 		ew.printf("%s\n", indent(clip(problem, textFieldMax), paint(ansiYellow, "Could not grade:")+" ", "                 "))
-		if r.Outcome.Detail != "" && r.Outcome.Detail != problem {
-			ew.printf("%s\n", indent(clip(r.Outcome.Detail, textFieldMax), "Detail: ", "        "))
+		if more != "" {
+			ew.printf("%s\n", indent(clip(more, textFieldMax), "Detail: ", "        "))
 		}
 	}
 	return ew.err
