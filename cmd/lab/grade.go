@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/mcplab/mcplab/internal/kinds"
@@ -35,8 +36,8 @@ func gradeCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if len(command) == 0 {
 		return exitCannot, usagef("name the server to grade after --, for example: lab grade -- python3 server.py")
 	}
-	if !validFormat(*format) {
-		return exitCannot, usagef("unknown format %q; the formats are %s", *format, strings.Join(report.Formats(), ", "))
+	if err := checkFormat(*format); err != nil {
+		return exitCannot, err
 	}
 	if *scale <= 0 {
 		return exitCannot, usagef("-time-scale must be more than 0")
@@ -107,13 +108,13 @@ func gradeExit(res *grading.Result) int {
 	return exitOK
 }
 
-func validFormat(f string) bool {
-	for _, x := range report.Formats() {
-		if x == f {
-			return true
-		}
+// checkFormat is the usage error of a report format lab grade and lab
+// grade-class do not know, or nil for one they do.
+func checkFormat(f string) error {
+	if slices.Contains(report.Formats(), f) {
+		return nil
 	}
-	return false
+	return usagef("unknown format %q; the formats are %s", f, strings.Join(report.Formats(), ", "))
 }
 
 // writeReport writes one report to the file path, or to stdout when path

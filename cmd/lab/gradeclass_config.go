@@ -105,8 +105,8 @@ func (c *classConfig) readFormats() error {
 		if f == "" {
 			continue
 		}
-		if !validFormat(f) {
-			return usagef("unknown format %q; the formats are %s", f, strings.Join(report.Formats(), ", "))
+		if err := checkFormat(f); err != nil {
+			return err
 		}
 		c.formatList = append(c.formatList, f)
 	}
