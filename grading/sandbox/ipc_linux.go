@@ -53,7 +53,7 @@ func SysVObjectsOf(uid int) ([]SysVObject, error) {
 	all, err := SysVObjects()
 	var out []SysVObject
 	for _, o := range all {
-		if o.UID == uid || o.CUID == uid {
+		if o.of(uid) {
 			out = append(out, o)
 		}
 	}
@@ -118,10 +118,9 @@ func removeSysvOf(uid int) {
 			continue
 		}
 		for _, o := range objs {
-			if o.UID != uid && o.CUID != uid {
-				continue
+			if o.of(uid) {
+				t.rm(o.ID)
 			}
-			t.rm(o.ID)
 		}
 	}
 }

@@ -10,3 +10,6 @@ type SysVObject struct {
 	ID        int
 	UID, CUID int
 }
+
+// of reports whether uid owns or created the object.
+func (o SysVObject) of(uid int) bool { return o.UID == uid || o.CUID == uid }
