@@ -78,44 +78,8 @@ func New() *mcpserver.Server {
 		Instructions: "A ticket system: search tickets, read one, or count them by status.",
 		CacheScope:   mcp.CachePublic,
 	}
-	s.AddTool(SearchTool, mcpserver.ToolFunc(func(ctx context.Context, _ *mcpserver.Request, args json.RawMessage) (*mcp.CallToolResult, error) {
-		v, ok := mcpserver.StringArgs(args, "query")
-		if !ok {
-			return mcp.ToolError("search needs the argument query, a string such as \"division by zero\"."), nil
-		}
-		query := v[0]
-		mcphttp.Progress(ctx, 1, 2, "looking up the ticket system")
-		q := strings.ToLower(query)
-		var hits []string
-		for _, t := range tickets {
-			if strings.Contains(strings.ToLower(t.Subject), q) {
-				hits = append(hits, t.line())
-			}
-		}
-		mcphttp.LogAfter(ctx, "info", "tickets", fmt.Sprintf("search for %q matched %d ticket(s)", query, len(hits)))
-		if len(hits) == 0 {
-			return mcp.TextResult(fmt.Sprintf("No ticket mentions %q.", query)), nil
-		}
-		return mcp.TextResult(strings.Join(hits, "\n")), nil
-	}))
-	s.AddTool(GetTool, mcpserver.ToolFunc(func(ctx context.Context, _ *mcpserver.Request, args json.RawMessage) (*mcp.CallToolResult, error) {
-		v, ok := mcpserver.StringArgs(args, "id")
-		if !ok {
-			return mcp.ToolError("get_ticket needs the argument id, a string such as \"T-101\"."), nil
-		}
-		id := v[0]
-		mcphttp.Progress(ctx, 1, 2, "looking up the ticket system")
-		for _, t := range tickets {
-			if t.ID == id {
-				mcphttp.LogAfter(ctx, "info", "tickets", "read ticket "+t.ID)
-				return &mcp.CallToolResult{
-					Content:           []mcp.Content{mcp.TextContent(t.line())},
-					StructuredContent: t,
-				}, nil
-			}
-		}
-		return mcp.ToolError("There is no ticket %q; ids look like \"T-101\".", id), nil
-	}))
+	s.AddTool(SearchTool, lookupTool("query", "search needs the argument query, a string such as \"division by zero\".", searchTickets))
+	s.AddTool(GetTool, lookupTool("id", "get_ticket needs the argument id, a string such as \"T-101\".", getTicket))
 	s.AddTool(SummaryTool, mcpserver.ToolFunc(func(ctx context.Context, _ *mcpserver.Request, _ json.RawMessage) (*mcp.CallToolResult, error) {
 		mcphttp.Progress(ctx, 1, 2, "counting tickets")
 		count := map[string]int{}
@@ -131,6 +95,53 @@ func New() *mcpserver.Server {
 		return mcp.TextResult(strings.Join(parts, ", ")), nil
 	}))
 	return s
+}
+
+// lookupTool is a tool of the one string argument arg that looks the ticket
+// system up: it reports that it does (a progress notification, when the
+// request asked for them), then answers with look's result for the
+// argument's value. Arguments without arg get the tool error needs.
+func lookupTool(arg, needs string, look func(ctx context.Context, value string) *mcp.CallToolResult) mcpserver.ToolFunc {
+	return func(ctx context.Context, _ *mcpserver.Request, args json.RawMessage) (*mcp.CallToolResult, error) {
+		v, ok := mcpserver.StringArgs(args, arg)
+		if !ok {
+			return mcp.ToolError("%s", needs), nil
+		}
+		mcphttp.Progress(ctx, 1, 2, "looking up the ticket system")
+		return look(ctx, v[0]), nil
+	}
+}
+
+// searchTickets is search's answer: the tickets whose subject contains
+// query, one a line.
+func searchTickets(ctx context.Context, query string) *mcp.CallToolResult {
+	q := strings.ToLower(query)
+	var hits []string
+	for _, t := range tickets {
+		if strings.Contains(strings.ToLower(t.Subject), q) {
+			hits = append(hits, t.line())
+		}
+	}
+	mcphttp.LogAfter(ctx, "info", "tickets", fmt.Sprintf("search for %q matched %d ticket(s)", query, len(hits)))
+	if len(hits) == 0 {
+		return mcp.TextResult(fmt.Sprintf("No ticket mentions %q.", query))
+	}
+	return mcp.TextResult(strings.Join(hits, "\n"))
+}
+
+// getTicket is get_ticket's answer: the ticket id, as a line and as
+// structured content.
+func getTicket(ctx context.Context, id string) *mcp.CallToolResult {
+	for _, t := range tickets {
+		if t.ID == id {
+			mcphttp.LogAfter(ctx, "info", "tickets", "read ticket "+t.ID)
+			return &mcp.CallToolResult{
+				Content:           []mcp.Content{mcp.TextContent(t.line())},
+				StructuredContent: t,
+			}
+		}
+	}
+	return mcp.ToolError("There is no ticket %q; ids look like \"T-101\".", id)
 }
 
 // Handler returns the ticket system's HTTP handler: the MCP endpoint at
