@@ -288,30 +288,35 @@ const nodeDir = "node"
 // nodeClients makes sure the pinned TypeScript clients are installed, once
 // per test binary: `npm ci` runs only when node_modules was not installed
 // from the package-lock.json as it is now.
-var nodeClients = sync.OnceValue(func() error {
+var nodeClients = sync.OnceValue(func() error { return npmInstall(nodeDir) })
+
+// npmInstall installs the pinned packages of the folder dir (of interop):
+// `npm ci` runs only when its node_modules was not installed from its
+// package-lock.json as it is now, which a stamp in node_modules records.
+func npmInstall(dir string) error {
 	if _, err := exec.LookPath("node"); err != nil {
 		return errNoNode
 	}
 	if _, err := exec.LookPath("npm"); err != nil {
 		return errNoNode
 	}
-	lock, err := os.ReadFile(filepath.Join(nodeDir, "package-lock.json"))
+	lock, err := os.ReadFile(filepath.Join(dir, "package-lock.json"))
 	if err != nil {
-		return err
+		return fmt.Errorf("reading the lock file of interop/%s: %w", dir, err)
 	}
 	sum := sha256.Sum256(lock)
 	want := hex.EncodeToString(sum[:])
-	stamp := filepath.Join(nodeDir, "node_modules", ".mcplab-lock-sha256")
+	stamp := filepath.Join(dir, "node_modules", ".mcplab-lock-sha256")
 	if have, err := os.ReadFile(stamp); err == nil && strings.TrimSpace(string(have)) == want {
 		return nil
 	}
 	cmd := exec.Command("npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund")
-	cmd.Dir = nodeDir
+	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("npm ci in interop/node: %v\n%s", err, out)
+		return fmt.Errorf("npm ci in interop/%s: %v\n%s", dir, err, out)
 	}
 	return os.WriteFile(stamp, []byte(want+"\n"), 0o644)
-})
+}
 
 // errNoNode says why the TypeScript clients are skipped on a machine
 // without Node.

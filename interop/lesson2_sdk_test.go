@@ -1,8 +1,6 @@
 package interop_test
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -81,30 +79,7 @@ func lessonData(t *testing.T) string {
 // nodeServer installs the pinned TypeScript server SDK, once per test
 // binary: `npm ci` runs only when node_modules was not installed from the
 // package-lock.json as it is now.
-var nodeServer = sync.OnceValue(func() error {
-	if _, err := exec.LookPath("node"); err != nil {
-		return errNoNode
-	}
-	if _, err := exec.LookPath("npm"); err != nil {
-		return errNoNode
-	}
-	lock, err := os.ReadFile(filepath.Join(nodeServerDir, "package-lock.json"))
-	if err != nil {
-		return fmt.Errorf("reading the TypeScript server's lock file: %w", err)
-	}
-	sum := sha256.Sum256(lock)
-	want := hex.EncodeToString(sum[:])
-	stamp := filepath.Join(nodeServerDir, "node_modules", ".mcplab-lock-sha256")
-	if have, err := os.ReadFile(stamp); err == nil && strings.TrimSpace(string(have)) == want {
-		return nil
-	}
-	cmd := exec.Command("npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund")
-	cmd.Dir = nodeServerDir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("npm ci in interop/%s: %v\n%s", nodeServerDir, err, out)
-	}
-	return os.WriteFile(stamp, []byte(want+"\n"), 0o644)
-})
+var nodeServer = sync.OnceValue(func() error { return npmInstall(nodeServerDir) })
 
 // TestLesson2SDKServers grades each SDK helpdesk with lesson 2's checks
 // sdkGrades times. Each grade must fail exactly the checks README.md's table
