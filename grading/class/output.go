@@ -208,13 +208,9 @@ func (c *Class) WriteSummary(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Lesson %d: class summary\n\n", c.Lesson)
 	if c.Incomplete {
-		names := make([]string, len(c.NotGraded))
-		for i, n := range c.NotGraded {
-			names[i] = mdText(n)
-		}
 		fmt.Fprintf(&b, "**Incomplete:** the grading was stopped (%s) before %s graded: %s. "+
 			"They are in grades.csv with the status not-graded; grade them again.\n\n",
-			mdText(c.StoppedBy), grading.CountOf(len(c.NotGraded), "submission was", "submissions were"), strings.Join(names, ", "))
+			mdText(c.StoppedBy), grading.CountOf(len(c.NotGraded), "submission was", "submissions were"), mdList(c.NotGraded))
 	}
 	fmt.Fprintf(&b, "%s graded in %s with the %s sandbox, %d at a time.\n\n",
 		grading.CountOf(s.Students, "submission", "submissions"), c.Duration.Round(100*time.Millisecond), c.Sandbox, c.Jobs)
@@ -227,11 +223,7 @@ func (c *Class) WriteSummary(w io.Writer) error {
 	fmt.Fprintf(&b, "- Graded: %d (every check passed: %d)\n", s.Graded, s.Passed)
 	fmt.Fprintf(&b, "- Could not grade: %d (no score: see each student's report for why)\n", s.Ungradable)
 	if len(s.Flaky) > 0 {
-		names := make([]string, len(s.Flaky))
-		for i, n := range s.Flaky {
-			names[i] = mdText(n)
-		}
-		fmt.Fprintf(&b, "- Flaky (a run timed out and its rerun disagreed): %d: %s\n", len(s.Flaky), strings.Join(names, ", "))
+		fmt.Fprintf(&b, "- Flaky (a run timed out and its rerun disagreed): %d: %s\n", len(s.Flaky), mdList(s.Flaky))
 	}
 	var flagged []string
 	for _, st := range c.sorted() {
@@ -243,11 +235,7 @@ func (c *Class) WriteSummary(w io.Writer) error {
 		fmt.Fprintf(&b, "- Flagged for the teacher to look at (see each report's outcome): %d: %s\n", len(flagged), strings.Join(flagged, "; "))
 	}
 	if len(c.Ignored) > 0 {
-		names := make([]string, len(c.Ignored))
-		for i, n := range c.Ignored {
-			names[i] = mdText(n)
-		}
-		fmt.Fprintf(&b, "- Not submission folders, ignored: %s\n", strings.Join(names, ", "))
+		fmt.Fprintf(&b, "- Not submission folders, ignored: %s\n", mdList(c.Ignored))
 	}
 
 	var rows []string
@@ -292,6 +280,15 @@ func (c *Class) WriteSummary(w io.Writer) error {
 
 // mdText makes a name safe in Markdown text and tables.
 func mdText(s string) string { return textesc.Markdown(s) }
+
+// mdList is names made safe in Markdown (see mdText), separated by ", ".
+func mdList(names []string) string {
+	safe := make([]string, len(names))
+	for i, n := range names {
+		safe[i] = mdText(n)
+	}
+	return strings.Join(safe, ", ")
+}
 
 // writeMDTable writes a section of the class summary: its heading, then
 // the sentence none when there are no rows, else the table's header (its
