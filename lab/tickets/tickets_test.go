@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcplab/mcplab/lab/mcpclient"
+	"github.com/mcplab/mcplab/lab/scenario"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -90,11 +92,18 @@ func TestGoSDKClient(t *testing.T) {
 	}
 }
 
-// TestCallAnswers pins, for good and bad arguments, what each tool sends
-// back to a call that asks for progress and logs: the notifications, in
-// order, then the result, byte for byte (an argument whose name differs
-// only in case counts; a bad one gets the tool error and no progress).
+// TestCallAnswers plays each call of testdata/calls.txtar, in order, on
+// one session, asking for progress and logs, and holds what comes back to
+// the call's section, byte for byte.
 func TestCallAnswers(t *testing.T) {
+	data, err := os.ReadFile("testdata/calls.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, err := scenario.ParseArchive(data)
+	if err != nil || len(calls) == 0 {
+		t.Fatalf("testdata/calls.txtar: no calls (%v)", err)
+	}
 	srv := httptest.NewServer(Handler(nil))
 	defer srv.Close()
 	ctx := context.Background()
@@ -103,36 +112,10 @@ func TestCallAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	for _, tt := range []struct{ tool, args, want string }{
-		{"search", `{"query":"queue"}`,
-			"notifications/progress {\"progressToken\":1,\"progress\":1,\"total\":2,\"message\":\"looking up the ticket system\"}\nnotifications/message {\"level\":\"info\",\"logger\":\"tickets\",\"data\":\"search for \\\"queue\\\" matched 1 ticket(s)\"}\nresult {\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"T-104 (open): Nightly queue stalls; workers stop heartbeating\"}],\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"mcplab-tickets\",\"title\":\"Ticket system\",\"version\":\"1.0.0\"}}}"},
-		{"search", `{"query":"Nothing Here"}`,
-			"notifications/progress {\"progressToken\":2,\"progress\":1,\"total\":2,\"message\":\"looking up the ticket system\"}\nnotifications/message {\"level\":\"info\",\"logger\":\"tickets\",\"data\":\"search for \\\"Nothing Here\\\" matched 0 ticket(s)\"}\nresult {\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"No ticket mentions \\\"Nothing Here\\\".\"}],\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"mcplab-tickets\",\"title\":\"Ticket system\",\"version\":\"1.0.0\"}}}"},
-		{"search", `{"Query":"PAYMENT","other":[1]}`,
-			"notifications/progress {\"progressToken\":3,\"progress\":1,\"total\":2,\"message\":\"looking up the ticket system\"}\nnotifications/message {\"level\":\"info\",\"logger\":\"tickets\",\"data\":\"search for \\\"PAYMENT\\\" matched 1 ticket(s)\"}\nresult {\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"T-102 (open): Payment API retries never give up\"}],\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"mcplab-tickets\",\"title\":\"Ticket system\",\"version\":\"1.0.0\"}}}"},
-		{"search", `{}`,
-			"result {\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"search needs the argument query, a string such as \\\"division by zero\\\".\"}],\"isError\":true,\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"mcplab-tickets\",\"title\":\"Ticket system\",\"version\":\"1.0.0\"}}}"},
-		{"search", `{"query":5}`,
-			"result {\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"search needs the argument query, a string such as \\\"division by zero\\\".\"}],\"isError\":true,\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"mcplab-tickets\",\"title\":\"Ticket system\",\"version\":\"1.0.0\"}}}"},
-		{"search", `{"query":null}`,
-			"result {\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"search needs the argument query, a string such as \\\"division by zero\\\".\"}],\"isError\":true,\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"mcplab-tickets\",\"title\":\"Ticket system\",\"version\":\"1.0.0\"}}}"},
-		{"search", ``,
-			"result {\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"search needs the argument query, a string such as \\\"division by zero\\\".\"}],\"isError\":true,\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"mcplab-tickets\",\"title\":\"Ticket system\",\"version\":\"1.0.0\"}}}"},
-		{"get_ticket", `{"id":"T-103"}`,
-			"notifications/progress {\"progressToken\":8,\"progress\":1,\"total\":2,\"message\":\"looking up the ticket system\"}\nnotifications/message {\"level\":\"info\",\"logger\":\"tickets\",\"data\":\"read ticket T-103\"}\nresult {\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"T-103 (closed): Server logs printed on stdout break the MCP client\"}],\"structuredContent\":{\"id\":\"T-103\",\"status\":\"closed\",\"subject\":\"Server logs printed on stdout break the MCP client\"},\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"mcplab-tickets\",\"title\":\"Ticket system\",\"version\":\"1.0.0\"}}}"},
-		{"get_ticket", `{"id":"T-999"}`,
-			"notifications/progress {\"progressToken\":9,\"progress\":1,\"total\":2,\"message\":\"looking up the ticket system\"}\nresult {\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"There is no ticket \\\"T-999\\\"; ids look like \\\"T-101\\\".\"}],\"isError\":true,\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"mcplab-tickets\",\"title\":\"Ticket system\",\"version\":\"1.0.0\"}}}"},
-		{"get_ticket", `{"ID":"T-101"}`,
-			"notifications/progress {\"progressToken\":10,\"progress\":1,\"total\":2,\"message\":\"looking up the ticket system\"}\nnotifications/message {\"level\":\"info\",\"logger\":\"tickets\",\"data\":\"read ticket T-101\"}\nresult {\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"T-101 (open): Invoice totals crash with division by zero on empty invoices\"}],\"structuredContent\":{\"id\":\"T-101\",\"status\":\"open\",\"subject\":\"Invoice totals crash with division by zero on empty invoices\"},\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"mcplab-tickets\",\"title\":\"Ticket system\",\"version\":\"1.0.0\"}}}"},
-		{"get_ticket", `{"id":"T-101","id":7}`,
-			"result {\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"get_ticket needs the argument id, a string such as \\\"T-101\\\".\"}],\"isError\":true,\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"mcplab-tickets\",\"title\":\"Ticket system\",\"version\":\"1.0.0\"}}}"},
-		{"get_ticket", `{"ticket":"T-101"}`,
-			"result {\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"get_ticket needs the argument id, a string such as \\\"T-101\\\".\"}],\"isError\":true,\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"mcplab-tickets\",\"title\":\"Ticket system\",\"version\":\"1.0.0\"}}}"},
-		{"résumé", ``,
-			"notifications/progress {\"progressToken\":13,\"progress\":1,\"total\":2,\"message\":\"counting tickets\"}\nnotifications/message {\"level\":\"info\",\"logger\":\"tickets\",\"data\":\"counted tickets\"}\nresult {\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"1 closed, 3 open\"}],\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"mcplab-tickets\",\"title\":\"Ticket system\",\"version\":\"1.0.0\"}}}"},
-	} {
-		if got := callTranscript(ctx, c, tt.tool, tt.args); got != tt.want {
-			t.Errorf("%s %s:\ngot  %s\nwant %s", tt.tool, tt.args, got, tt.want)
+	for _, call := range calls {
+		tool, args, _ := strings.Cut(call.Name, " ")
+		if got := callTranscript(ctx, c, tool, args); got+"\n" != string(call.Data) {
+			t.Errorf("line %d, %s:\ngot  %s\nwant %s", call.Line, call.Name, got, call.Data)
 		}
 	}
 }
