@@ -58,6 +58,19 @@ func labForClass(t *testing.T) (dir, bin, servers string) {
 	return dir, bin, servers
 }
 
+// smallClass writes into dir/class the class of three TestGradeClass
+// grades: ann runs the correct bash server, ben the Python one that
+// prints a banner, and cleo has no run script. It returns the
+// submissions folder.
+func smallClass(t *testing.T, dir, servers string) string {
+	t.Helper()
+	return writeClass(t, filepath.Join(dir, "class"), map[string]string{
+		"ann":  "#!/bin/sh\nexec bash " + servers + "/student_sh/server.sh\n",
+		"ben":  "#!/bin/sh\nexec python3 " + servers + "/student_py/server.py --mistake banner\n",
+		"cleo": "",
+	}, nil)
+}
+
 // TestGradeClass builds the lab and grades a small class with it, end to
 // end: calibration, the process sandbox (the lab re-executed as its
 // launcher), the reports, the gradebook and the summary.
@@ -66,11 +79,7 @@ func TestGradeClass(t *testing.T) {
 		t.Skip("-short: builds the lab and grades a class")
 	}
 	dir, bin, servers := labForClass(t)
-	subs := writeClass(t, filepath.Join(dir, "class"), map[string]string{
-		"ann":  "#!/bin/sh\nexec bash " + servers + "/student_sh/server.sh\n",
-		"ben":  "#!/bin/sh\nexec python3 " + servers + "/student_py/server.py --mistake banner\n",
-		"cleo": "",
-	}, nil)
+	subs := smallClass(t, dir, servers)
 	out := filepath.Join(dir, "results")
 	cmd := exec.Command(bin, "grade-class", "--out", out, "--format", "json,junit,github", subs)
 	var stdout, stderr bytes.Buffer

@@ -38,11 +38,7 @@ func TestResumeCalibrated(t *testing.T) {
 		t.Skip("-short: builds the lab and grades a class three times")
 	}
 	dir, bin, servers := labForClass(t)
-	subs := writeClass(t, filepath.Join(dir, "class"), map[string]string{
-		"ann":  "#!/bin/sh\nexec bash " + servers + "/student_sh/server.sh\n",
-		"ben":  "#!/bin/sh\nexec python3 " + servers + "/student_py/server.py --mistake banner\n",
-		"cleo": "",
-	}, nil)
+	subs := smallClass(t, dir, servers)
 	first := filepath.Join(dir, "first")
 	if code, _, errOut := runLab(t, bin, "grade-class", "--out", first, subs); code != 0 {
 		t.Fatalf("grade-class: exit %d\n%s", code, errOut)
