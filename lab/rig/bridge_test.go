@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // childEnv, when set, makes the test binary play a client behind a
@@ -61,13 +63,7 @@ func childFetch(url string) int {
 // system just handed out, on an address of 127/8 nothing else here uses.
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.77.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
+	return testkit.DeadAddr(t, "127.77.0.1")
 }
 
 // A client behind the bridge reaches the rig's HTTP server at an address
@@ -76,11 +72,7 @@ func freeAddr(t *testing.T) string {
 // is skipped.
 func TestBridgeForwardsToSocket(t *testing.T) {
 	evs := newEventLog()
-	r, err := Start(context.Background(), []Server{{Alias: "tickets", HTTP: ticketsHandler(t)}}, Options{Dir: shortDir(t), OnEvent: evs.record})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := startTickets(t, Options{OnEvent: evs.record})
 	direct := post(t, "tcp", r.Bridges()[0].Addr, "/mcp", listHeader, listBody)
 	evs.waitFor(t, KindGone)
 	addr := freeAddr(t)

@@ -90,11 +90,7 @@ func wantHeader(lines []string, body string) http.Header {
 // stream; the socket serves the same server as the port.
 func TestHTTPRecordsExchanges(t *testing.T) {
 	evs := newEventLog()
-	r, err := Start(context.Background(), []Server{{Alias: "tickets", HTTP: ticketsHandler(t)}}, Options{Dir: shortDir(t), OnEvent: evs.record})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := startTickets(t, Options{OnEvent: evs.record})
 	b := r.Bridges()
 	if len(b) != 1 {
 		t.Fatalf("bridges %+v", b)
