@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/mcplab/mcplab/lab/textesc"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -49,10 +50,6 @@ func Clip(s string, n int) string {
 	return s
 }
 
-// pick is one or many, the form n needs, without the number.
-func Pick(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+// Pick is one or many, the form n needs, without the number (see
+// textesc.Pick).
+func Pick(n int, one, many string) string { return textesc.Pick(n, one, many) }

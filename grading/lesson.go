@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/play"
 	"github.com/mcplab/mcplab/lessons"
 )
 
@@ -27,6 +28,9 @@ type Kind interface {
 	// inside fsys that holds its files, and its check catalogue, already
 	// parsed. It reads and checks the grading scenarios.
 	Load(m *lessons.Manifest, fsys fs.FS, base string, checks []Check) (Lesson, error)
+	// Player is how lab run plays lesson m's scenario and shows it (see
+	// lab/play): a kind's player imports no grader.
+	Player(m *lessons.Manifest) play.Player
 }
 
 // A Lesson is a lesson loaded by its kind, ready to grade.

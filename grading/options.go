@@ -37,6 +37,6 @@ type Options struct {
 	Progress Progress
 	// Relay is the command that joins a client under test to a stdio
 	// server the lab plays (a client lesson's); nil means this lab
-	// binary's "relay" (see RelayCommand).
+	// binary's "relay" (see lab/clientplay.RelayCommand).
 	Relay []string
 }

@@ -2,20 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"io/fs"
-	"os"
+	"io"
 	"path"
 	"strings"
 
-	"github.com/mcplab/mcplab/grading/clientlesson"
-	"github.com/mcplab/mcplab/lab/clientscenario"
-	"github.com/mcplab/mcplab/lab/proc"
-
-	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/internal/kinds"
+	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/model"
-	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/play"
 	"github.com/mcplab/mcplab/lessons"
 )
 
@@ -39,26 +35,40 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err := checkRunFormat(*format, *out); err != nil {
 		return exitCannot, err
 	}
-	mode, err := runModeFor(lesson)
+	player, err := kinds.Player(lesson)
 	if err != nil {
 		return exitInternal, err
 	}
-	a := runArgs{file: *scenarioFile, command: command, times: *times, noModel: *noModel}
+	req := play.Request{File: *scenarioFile, Command: command, Times: *times}
 	if *format == "html" {
-		return runHTML(ctx, e, lesson, mode, a, *out)
+		return runHTML(ctx, e, lesson.Number, player, req, *out)
 	}
-	return mode.text(ctx, e, lesson, a)
+	return runText(ctx, e, lesson, player, req, *noModel)
 }
 
-// runServer plays a server lesson's scenario, printing each event as it
-// happens, then the model step.
-func runServer(ctx context.Context, e *env, lesson *lessons.Manifest, a runArgs) (int, error) {
-	if code, err := playServerRun(ctx, lesson, a.file, a.command, func(_ *scenario.Scenario, ev client.Event) {
-		fmt.Fprintln(e.stdout, ev.Line(a.times))
-	}); err != nil {
-		return code, err
+// runText plays the lesson's scenario as its kind's player does, printing
+// what comes before the events, then each event as it happens, then the
+// lesson's model step, if it has one.
+func runText(ctx context.Context, e *env, lesson *lessons.Manifest, player play.Player, req play.Request, noModel bool) (int, error) {
+	run, err := player.Load(req)
+	if err != nil {
+		return playExit(err)
 	}
-	if !a.noModel && lesson.Model != "" {
+	// A client run shows the servers.json the student would write; the
+	// rig's own configuration (relay sockets, free ports) is said in one
+	// line on stderr, never printed.
+	preface, note, err := run.Preface()
+	if err != nil {
+		return playExit(err)
+	}
+	io.WriteString(e.stdout, preface)
+	if note != "" {
+		fmt.Fprintln(e.stderr, note)
+	}
+	if err := run.Play(ctx, func(_ event.Event, line string) { fmt.Fprintln(e.stdout, line) }); err != nil {
+		return playExit(err)
+	}
+	if !noModel && lesson.Model != "" {
 		if err := modelStep(ctx, e, lesson); err != nil {
 			return exitInternal, err
 		}
@@ -66,16 +76,18 @@ func runServer(ctx context.Context, e *env, lesson *lessons.Manifest, a runArgs)
 	return exitOK, nil
 }
 
-// serverStarter starts COMMAND, or with none the lesson's reference server.
-func serverStarter(command []string, reference string) (proc.Starter, error) {
-	if len(command) > 0 {
-		return proc.Command{Path: command[0], Args: command[1:]}, nil
+// playExit is the exit code that goes with an error of a play: a usage
+// error is the command line's, an internal one the lab's; any other says
+// the scenario or the program could not be played.
+func playExit(err error) (int, error) {
+	var ue play.UsageError
+	switch {
+	case errors.As(err, &ue):
+		return exitCannot, usageError{ue.Msg}
+	case play.IsInternal(err):
+		return exitInternal, err
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("finding the lab binary to start its reference server: %w", err)
-	}
-	return proc.Command{Path: self, Args: []string{"serve", reference}}, nil
+	return exitCannot, err
 }
 
 // modelStep asks the lesson's question and prints the answer, or the
@@ -95,174 +107,4 @@ func modelStep(ctx context.Context, e *env, lesson *lessons.Manifest) error {
 		fmt.Fprintln(e.stdout, l)
 	}
 	return nil
-}
-
-// runClient shows a client lesson's client at work: the lab plays the
-// scenario's servers, and the transcript shows the commands, every message
-// between the client and each server, and the answers. With no COMMAND the
-// client is the lab's own (lab client).
-func runClient(ctx context.Context, e *env, lesson *lessons.Manifest, a runArgs) (int, error) {
-	cr, code, err := loadClientRun(lesson, a.file, a.command)
-	if err != nil {
-		return code, err
-	}
-	sc, starter, dir, self := cr.sc, cr.starter, cr.dir, cr.self
-	// The student reads the servers.json they would write; the rig's own
-	// configuration (relay sockets, free ports) is said in one line on
-	// stderr, never printed.
-	config, err := studentConfig(sc)
-	if err != nil {
-		return exitCannot, err
-	}
-	fmt.Fprintf(e.stdout, "-- servers.json, as you would write it for these servers:\n%s", config)
-	fmt.Fprintln(e.stderr, rigSubstitutions(sc))
-	show := func(ev grading.Event) {
-		if !isRigConfigNote(ev) {
-			fmt.Fprintln(e.stdout, clientLine(ev, a.times))
-		}
-	}
-	if err := clientlesson.WatchClient(ctx, sc, starter, dir, []string{self, "relay"}, show); err != nil {
-		return exitCannot, err
-	}
-	return exitOK, nil
-}
-
-// clientLine renders one event of a client run: "you -> client" for a
-// command, "client -> you" for an answer, "client -> SERVER#N" and
-// "SERVER#N -> client" for the traffic, "--" for the rest. Long lines are
-// cut in the middle, and what a terminal would act on is escaped.
-func clientLine(ev grading.Event, times bool) string {
-	var text string
-	switch ev.Kind {
-	case grading.EventSend:
-		text = "you -> client  " + clipMiddle(ev.Text)
-	case grading.EventAnswer:
-		text = "client -> you  " + clipMiddle(ev.Text)
-	case grading.EventStderr:
-		text = "client stderr  " + clipMiddle(ev.Text)
-	case grading.EventToServer:
-		server, msg, _ := strings.Cut(ev.Text, " ")
-		headers := ""
-		if strings.HasPrefix(msg, "[") {
-			if i := strings.Index(msg, "] "); i > 0 {
-				headers, msg = msg[:i+2], msg[i+2:]
-			}
-		}
-		text = "   client -> " + server + "  " + client.Printable(headers) + clipMiddle(msg)
-	case grading.EventFromServer:
-		server, msg, _ := strings.Cut(ev.Text, " ")
-		text = "   " + server + " -> client  " + clipMiddle(msg)
-	case grading.EventExit:
-		text = "-- client " + ev.Text
-	case grading.EventClose:
-		text = "-- stdin closed"
-	default:
-		text = "-- " + clipMiddle(ev.Text)
-	}
-	if times {
-		return fmt.Sprintf("%6dms %s", ev.AtMS, text)
-	}
-	return text
-}
-
-// clipMiddle keeps a transcript line readable: a line longer than 240
-// characters keeps its start and end around a count of what was left out.
-func clipMiddle(s string) string {
-	s = client.Printable(s)
-	r := []rune(s)
-	if len(r) <= 240 {
-		return s
-	}
-	unit := "characters"
-	if len(r)-240 == 1 {
-		unit = "character"
-	}
-	return fmt.Sprintf("%s ... [%d %s left out] ... %s", string(r[:160]), len(r)-240, unit, string(r[len(r)-80:]))
-}
-
-// clientRun is what lab run needs to play a client lesson's scenario: the
-// scenario, the client to start, the lesson's files and the lab binary
-// (which plays the relay).
-type clientRun struct {
-	sc      *clientscenario.Scenario
-	starter proc.Command
-	dir     fs.FS
-	self    string
-}
-
-// loadClientRun reads the scenario lab run plays for a client lesson (the
-// lesson's own, or -scenario FILE) and names the client: COMMAND, or the
-// lab's own client. It returns the exit code that goes with an error.
-func loadClientRun(lesson *lessons.Manifest, file string, command []string) (clientRun, int, error) {
-	var data []byte
-	var err error
-	name := file
-	switch {
-	case file != "":
-		data, err = os.ReadFile(file)
-	case lesson.Run == "":
-		return clientRun{}, exitCannot, usagef("lesson %d has no scenario for lab run; name one with -scenario", lesson.Number)
-	default:
-		name = lesson.Run
-		data, err = lesson.Read(lesson.Run)
-	}
-	if err != nil {
-		return clientRun{}, exitCannot, err
-	}
-	sc, err := clientscenario.Parse(strings.TrimSuffix(path.Base(name), ".txtar"), data)
-	if err != nil {
-		return clientRun{}, exitCannot, err
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return clientRun{}, exitInternal, fmt.Errorf("finding the lab binary: %w", err)
-	}
-	starter := proc.Command{Path: self, Args: []string{"client", lesson.Client}}
-	if len(command) > 0 {
-		starter = proc.Command{Path: command[0], Args: command[1:]}
-	}
-	dir, err := lesson.Folder()
-	if err != nil {
-		return clientRun{}, exitInternal, err
-	}
-	return clientRun{sc: sc, starter: starter, dir: dir, self: self}, exitOK, nil
-}
-
-// playServerRun plays the scenario lab run plays for a server lesson (the
-// lesson's own, or -scenario FILE) against COMMAND, or the lesson's
-// reference server, and hands each event to onEvent. It returns the exit
-// code that goes with an error.
-func playServerRun(ctx context.Context, lesson *lessons.Manifest, file string, command []string, onEvent func(*scenario.Scenario, client.Event)) (int, error) {
-	var sc *scenario.Scenario
-	var err error
-	if file != "" {
-		sc, err = scenario.ParseFile(file)
-	} else {
-		if lesson.Run == "" {
-			return exitCannot, usagef("lesson %d has no scenario for lab run; name one with -scenario", lesson.Number)
-		}
-		var data []byte
-		data, err = lesson.Read(lesson.Run)
-		if err == nil {
-			sc, err = scenario.Parse(strings.TrimSuffix(path.Base(lesson.Run), ".txtar"), data)
-		}
-	}
-	if err != nil {
-		return exitCannot, err
-	}
-	starter, err := serverStarter(command, lesson.Server)
-	if err != nil {
-		return exitCannot, err
-	}
-	run, err := client.Play(ctx, sc, starter, client.Options{
-		Ready:   client.ReadinessOf(lesson.Ready.Kind, lesson.Ready.Pattern, lesson.Ready.Probe),
-		OnEvent: func(ev client.Event) { onEvent(sc, ev) },
-	})
-	if err != nil {
-		return exitInternal, err
-	}
-	if run.StartErr != nil {
-		return exitCannot, fmt.Errorf("the server did not start: %w", run.StartErr)
-	}
-	return exitOK, nil
 }

@@ -7,13 +7,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/grading/clientlesson"
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/lab/capture"
-	"github.com/mcplab/mcplab/lab/client"
-	"github.com/mcplab/mcplab/lab/scenario"
-	"github.com/mcplab/mcplab/lessons"
+	"github.com/mcplab/mcplab/lab/event"
+	"github.com/mcplab/mcplab/lab/play"
 )
 
 // runFormats are the formats lab run writes: text, the events as lines as
@@ -40,37 +37,41 @@ func checkRunFormat(format, out string) error {
 	return usagef("unknown format %q for lab run; the formats are %s", format, strings.Join(runFormats, ", "))
 }
 
-// eventLog keeps a run's events for the page; events come from the
-// reader goroutines of the run.
+// eventLog keeps a run's events for the page, up to a scenario's
+// transcript cap; events come from the reader goroutines of the run.
 type eventLog struct {
 	mu     sync.Mutex
-	events []grading.Event
+	events []event.Event
 }
 
-func (l *eventLog) add(ev grading.Event) {
+func (l *eventLog) add(ev event.Event) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.events) < grading.TranscriptEventsMax {
+	if len(l.events) < event.ScenarioEventsMax {
 		l.events = append(l.events, ev)
 	}
 }
 
-func (l *eventLog) all() []grading.Event {
+func (l *eventLog) all() []event.Event {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]grading.Event(nil), l.events...)
+	return append([]event.Event(nil), l.events...)
 }
 
 // runHTML plays the lesson's scenario (or the file named) against COMMAND,
 // or the lesson's own program, as lab run does, and writes the page of the
 // run to out, or to stdout. The model step is not part of the page.
-func runHTML(ctx context.Context, e *env, lesson *lessons.Manifest, mode runMode, a runArgs, out string) (int, error) {
+func runHTML(ctx context.Context, e *env, lesson int, player play.Player, req play.Request, out string) (int, error) {
+	run, err := player.Load(req)
+	if err != nil {
+		return playExit(err)
+	}
 	var log eventLog
-	if code, err := mode.html(ctx, lesson, a, &log); err != nil {
-		return code, err
+	if err := run.Play(ctx, func(ev event.Event, _ string) { log.add(ev) }); err != nil {
+		return playExit(err)
 	}
 	var b bytes.Buffer
-	if err := report.WriteRunHTML(&b, lesson.Number, log.all()); err != nil {
+	if err := report.WriteRunHTML(&b, lesson, log.all()); err != nil {
 		return exitInternal, err
 	}
 	if out == "" {
@@ -81,36 +82,5 @@ func runHTML(ctx context.Context, e *env, lesson *lessons.Manifest, mode runMode
 		return exitCannot, fmt.Errorf("writing the page: %w", err)
 	}
 	fmt.Fprintf(e.stderr, "lab run: wrote %s (%d events)\n", out, len(log.all()))
-	return exitOK, nil
-}
-
-// runServerHTML plays a server lesson's scenario and logs its events.
-func runServerHTML(ctx context.Context, lesson *lessons.Manifest, a runArgs, log *eventLog) (int, error) {
-	return playServerRun(ctx, lesson, a.file, a.command, func(sc *scenario.Scenario, ev client.Event) {
-		log.add(grading.Event{Scenario: sc.Name, AtMS: ev.At.Milliseconds(), Kind: ev.Kind, Text: ev.Text})
-	})
-}
-
-// runClientHTML plays a client lesson's scenario with the lab as the
-// servers and logs its events, leaving out the rig's own configuration
-// (relay sockets, free ports), which the student never writes.
-func runClientHTML(ctx context.Context, lesson *lessons.Manifest, a runArgs, log *eventLog) (int, error) {
-	cr, code, err := loadClientRun(lesson, a.file, a.command)
-	if err != nil {
-		return code, err
-	}
-	sc, starter, dir, self := cr.sc, cr.starter, cr.dir, cr.self
-	show := func(ev grading.Event) {
-		if ev.Kind == grading.EventNote && strings.HasPrefix(ev.Text, "configuration: ") {
-			return
-		}
-		if ev.Scenario == "" {
-			ev.Scenario = sc.Name
-		}
-		log.add(ev)
-	}
-	if err := clientlesson.WatchClient(ctx, sc, starter, dir, []string{self, "relay"}, show); err != nil {
-		return exitCannot, err
-	}
 	return exitOK, nil
 }

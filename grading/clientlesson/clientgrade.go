@@ -8,8 +8,9 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/internal/servers"
 	"github.com/mcplab/mcplab/lab/client"
-	"github.com/mcplab/mcplab/lab/clientscenario"
+	"github.com/mcplab/mcplab/lab/clientplay"
 	"github.com/mcplab/mcplab/lessons"
 )
 
@@ -17,12 +18,11 @@ import (
 // servers, gives the client their configuration and its commands, and
 // then judges the answers and every byte the client sent.
 func gradeClient(ctx context.Context, lesson *Lesson, opts grading.Options, started time.Time) (*grading.Result, error) {
-	launch, err := newClientLaunch(opts.Student, opts.Relay)
+	launch, err := clientplay.NewLaunch(opts.Student, clientplay.Options{Relay: opts.Relay, Servers: servers.ForRig, MaxOutput: opts.MaxOutput})
 	if err != nil {
 		return nil, fmt.Errorf("lesson %d: %w", lesson.Manifest().Number, err)
 	}
-	defer launch.close()
-	launch.maxOutput = opts.MaxOutput
+	defer launch.Close()
 	dir, err := lessonFolder(lesson, opts.LessonDir)
 	if err != nil {
 		return nil, err
@@ -40,14 +40,15 @@ func gradeClient(ctx context.Context, lesson *Lesson, opts grading.Options, star
 			}
 		}
 		opts.ScenarioStarted(sc.Name, i+1, len(lesson.Scenarios), scenarioBudget(sc, opts.TimeScale))
-		run, err := playClient(ctx, sc, launch, dir, opts.TimeScale, onEvent)
+		rec, err := launch.Play(ctx, sc, dir, opts.TimeScale, onEvent)
 		opts.ScenarioEnded(sc.Name)
 		if err != nil {
 			return nil, fmt.Errorf("playing scenario %s: %w", sc.Name, err)
 		}
-		res.Transcript = append(res.Transcript, sortedEvents(run.events)...)
-		if run.startErr != nil {
-			return res.CouldNotStart(lesson.Checks(), "the client could not be started: "+run.startErr.Error(), started), nil
+		run := judgedRun(rec)
+		res.Transcript = append(res.Transcript, sortedEvents(run.Events)...)
+		if run.StartErr != nil {
+			return res.CouldNotStart(lesson.Checks(), "the client could not be started: "+run.StartErr.Error(), started), nil
 		}
 		runs = append(runs, run)
 		judgeClientExpected(run, t, originalName)
@@ -92,13 +93,13 @@ func sortedEvents(evs []grading.Event) []grading.Event {
 // classifyClient names, in plain words, how a client's runs went.
 func classifyClient(runs []*clientRun, res *grading.Result) grading.Outcome {
 	for _, r := range runs {
-		if r.exitAt >= 0 && !r.exited && r.early {
-			return grading.Outcome{Kind: grading.OutcomeExited, Detail: fmt.Sprintf("In scenario %s the client %s before it had answered every command.", r.sc.Name, r.exit)}
+		if r.ExitAt >= 0 && !r.Exited && r.Early {
+			return grading.Outcome{Kind: grading.OutcomeExited, Detail: fmt.Sprintf("In scenario %s the client %s before it had answered every command.", r.Scenario.Name, r.Exit)}
 		}
 	}
 	for _, r := range runs {
-		if r.early {
-			return grading.Outcome{Kind: grading.OutcomeTimeout, Detail: fmt.Sprintf("In scenario %s the client stopped answering: %s.", r.sc.Name, strings.TrimPrefix(r.whyNoAnswer(), " "))}
+		if r.Early {
+			return grading.Outcome{Kind: grading.OutcomeTimeout, Detail: fmt.Sprintf("In scenario %s the client stopped answering: %s.", r.Scenario.Name, strings.TrimPrefix(r.whyNoAnswer(), " "))}
 		}
 	}
 	failed := res.Failed()
@@ -116,9 +117,9 @@ func (l *Lesson) Budget(sweeps int, startCost time.Duration) time.Duration {
 	var total time.Duration
 	for _, sc := range l.Scenarios {
 		for i := range sc.Commands {
-			total += answerWait(sc, i)
+			total += clientplay.AnswerWait(sc, i)
 		}
-		total += exitDeadline + teardownGrace + startCost
+		total += clientplay.ExitDeadline + clientplay.TeardownGrace + startCost
 	}
 	return total
 }
@@ -143,18 +144,4 @@ func (l *Lesson) Designed(startCost time.Duration) time.Duration {
 		total += startCost
 	}
 	return total
-}
-
-// callBudget is how long a client may take to answer one command of the
-// scenario at time scale 1: its longest server timeout, or, with none
-// given, the grader's default.
-func callBudget(sc *clientscenario.Scenario) time.Duration {
-	budget := time.Duration(0)
-	for _, s := range sc.Servers {
-		budget = max(budget, s.Timeout)
-	}
-	if budget == 0 {
-		budget = defaultCallBudget
-	}
-	return budget
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/clientplay"
 	"github.com/mcplab/mcplab/lab/clientscenario"
 	"github.com/mcplab/mcplab/lab/mcphttp"
 	"github.com/mcplab/mcplab/lab/rig"
@@ -108,7 +109,7 @@ func (m *sentMessage) describe() string {
 // sentMessages lists what the client sent, in order.
 func (r *clientRun) sentMessages() []*sentMessage {
 	var out []*sentMessage
-	for _, ev := range r.traffic {
+	for _, ev := range r.Traffic {
 		if ev.Kind != rig.KindSend && ev.Kind != rig.KindPost {
 			continue
 		}
@@ -128,7 +129,7 @@ func (r *clientRun) sentMessages() []*sentMessage {
 // or exchange (HTTP), in order.
 func (r *clientRun) replies(server string, conn int) []map[string]json.RawMessage {
 	var out []map[string]json.RawMessage
-	for _, ev := range r.traffic {
+	for _, ev := range r.Traffic {
 		if ev.Server != server || ev.Conn != conn || (ev.Kind != rig.KindReply && ev.Kind != rig.KindAnswer) {
 			continue
 		}
@@ -143,7 +144,7 @@ func (r *clientRun) replies(server string, conn int) []map[string]json.RawMessag
 // responseTo finds a server's response to a request: on the same stdio
 // connection by id, or in the same HTTP exchange.
 func (r *clientRun) responseTo(m *sentMessage) map[string]json.RawMessage {
-	for _, ev := range r.traffic {
+	for _, ev := range r.Traffic {
 		if ev.Server != m.server || ev.Conn != m.conn || ev.At < m.at || (ev.Kind != rig.KindReply && ev.Kind != rig.KindAnswer) {
 			continue
 		}
@@ -161,14 +162,14 @@ func (r *clientRun) responseTo(m *sentMessage) map[string]json.RawMessage {
 // window is the time command n (from 1) ran: from its writing until its
 // answer, or the next command, or the end.
 func (r *clientRun) window(n int) (from, to time.Duration, ok bool) {
-	if n > len(r.sent) {
+	if n > len(r.Sent) {
 		return 0, 0, false
 	}
-	from, to = r.sent[n-1], time.Duration(1<<62)
-	if a := r.answers[n-1]; a != nil {
-		to = a.at
-	} else if n < len(r.sent) {
-		to = r.sent[n]
+	from, to = r.Sent[n-1], time.Duration(1<<62)
+	if a := r.Answers[n-1]; a != nil {
+		to = a.At
+	} else if n < len(r.Sent) {
+		to = r.Sent[n]
 	}
 	return from, to, true
 }
@@ -227,7 +228,7 @@ func judgeClientExpected(run *clientRun, t *grading.Tally, originalName string) 
 	}
 	var order []key
 	groups := map[key][]clientscenario.Expectation{}
-	for _, e := range run.sc.Expect {
+	for _, e := range run.Scenario.Expect {
 		k := key{e.Command, e.Check}
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
@@ -236,7 +237,7 @@ func judgeClientExpected(run *clientRun, t *grading.Tally, originalName string) 
 	}
 	for _, k := range order {
 		es := groups[k]
-		where := fmt.Sprintf("command %d %s", k.cmd, grading.Clip(run.sc.Commands[k.cmd-1], 120))
+		where := fmt.Sprintf("command %d %s", k.cmd, grading.Clip(run.Scenario.Commands[k.cmd-1], 120))
 		skipped := ""
 		for _, e := range es {
 			if !e.Precondition() {
@@ -248,7 +249,7 @@ func judgeClientExpected(run *clientRun, t *grading.Tally, originalName string) 
 			}
 		}
 		if skipped != "" {
-			t.Skip(fmt.Sprintf("in scenario %s, %s, so %s cannot be seen there", run.sc.Name, skipped, k.check), k.check)
+			t.Skip(fmt.Sprintf("in scenario %s, %s, so %s cannot be seen there", run.Scenario.Name, skipped, k.check), k.check)
 			continue
 		}
 		for _, e := range es {
@@ -256,8 +257,8 @@ func judgeClientExpected(run *clientRun, t *grading.Tally, originalName string) 
 				continue
 			}
 			if f := run.judgeOne(e); f != nil {
-				f.What = fmt.Sprintf("for command %d %s, %s", k.cmd, grading.Clip(run.sc.Commands[k.cmd-1], 120), f.What)
-				f.Scenario, f.Where = run.sc.Name, where
+				f.What = fmt.Sprintf("for command %d %s, %s", k.cmd, grading.Clip(run.Scenario.Commands[k.cmd-1], 120), f.What)
+				f.Scenario, f.Where = run.Scenario.Name, where
 				t.Fail(*f, e.Check)
 			} else {
 				t.Test(e.Check)
@@ -292,11 +293,11 @@ func (r *clientRun) unmet(e clientscenario.Expectation, originalName string) str
 		}
 		return fmt.Sprintf("while command %d ran, the client called the tool %q on the %s server, a name that server does not know%s", e.Command, name, calls[0].server, see)
 	case "needs-answer":
-		a := r.answers[e.Command-1]
+		a := r.Answers[e.Command-1]
 		if a == nil {
 			return fmt.Sprintf("command %d got no answer", e.Command)
 		}
-		if f := grading.TestAnswer(e, a.answerLine()); f != nil {
+		if f := grading.TestAnswer(e, answerLine(a)); f != nil {
 			return fmt.Sprintf("the answer to command %d does not show %s (%s)", e.Command, strings.TrimPrefix(e.Text, fmt.Sprintf("%d %s needs-answer ", e.Command, e.Check)), f.What)
 		}
 	}
@@ -305,7 +306,7 @@ func (r *clientRun) unmet(e clientscenario.Expectation, originalName string) str
 
 // judgeOne judges one expect line; nil means it holds.
 func (r *clientRun) judgeOne(e clientscenario.Expectation) *grading.Failure {
-	a := r.answers[e.Command-1]
+	a := r.Answers[e.Command-1]
 	missing := func() *grading.Failure {
 		f := &grading.Failure{What: fmt.Sprintf("the client gave no answer to command %d%s", e.Command, r.whyNoAnswer()), Expected: "one JSON line per command, in order"}
 		return f
@@ -315,15 +316,15 @@ func (r *clientRun) judgeOne(e clientscenario.Expectation) *grading.Failure {
 		if a == nil {
 			return missing()
 		}
-		return grading.TestAnswer(e, a.answerLine())
+		return grading.TestAnswer(e, answerLine(a))
 	case "within":
 		if a == nil {
 			return missing()
 		}
-		took := a.at - r.sent[e.Command-1]
-		limit := scaled(e.Within, r.scale)
+		took := a.At - r.Sent[e.Command-1]
+		limit := clientplay.Scaled(e.Within, r.Scale)
 		if took > limit {
-			return &grading.Failure{What: fmt.Sprintf("the answer took %s", took.Round(10*time.Millisecond)), Expected: fmt.Sprintf("an answer within %s", limit.Round(10*time.Millisecond)), Actual: grading.Clip(a.text, 300)}
+			return &grading.Failure{What: fmt.Sprintf("the answer took %s", took.Round(10*time.Millisecond)), Expected: fmt.Sprintf("an answer within %s", limit.Round(10*time.Millisecond)), Actual: grading.Clip(a.Text, 300)}
 		}
 	case "reaches":
 		if _, why := r.reached(e.Command, e.Alias, e.Tool); why != "" {
@@ -337,10 +338,10 @@ func (r *clientRun) judgeOne(e clientscenario.Expectation) *grading.Failure {
 
 func (r *clientRun) whyNoAnswer() string {
 	switch {
-	case r.exitAt >= 0 && !r.exited:
-		return fmt.Sprintf(" (the client %s before it answered)", r.exit)
-	case r.killed != "":
-		return " (" + r.killed + ")"
+	case r.ExitAt >= 0 && !r.Exited:
+		return fmt.Sprintf(" (the client %s before it answered)", r.Exit)
+	case r.Killed != "":
+		return " (" + r.Killed + ")"
 	}
 	return " in time"
 }
@@ -383,12 +384,12 @@ func judgeMeta(run *clientRun, t *grading.Tally, c grading.Check) {
 		}
 		t.Test(c.ID)
 		if _, ok := m.msg["_meta"]; ok {
-			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s has _meta beside params, at the top of the message", m.describe()), Expected: "_meta inside params", Actual: grading.Clip(m.raw, 300)}, c.ID)
+			t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("the request %s has _meta beside params, at the top of the message", m.describe()), Expected: "_meta inside params", Actual: grading.Clip(m.raw, 300)}, c.ID)
 			continue
 		}
 		var meta map[string]json.RawMessage
 		if json.Unmarshal(m.param("_meta"), &meta) != nil || meta == nil {
-			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s has no params._meta", m.describe()), Expected: `params._meta with "io.modelcontextprotocol/protocolVersion": "2026-07-28" and "io.modelcontextprotocol/clientCapabilities"`, Actual: grading.Clip(m.raw, 300)}, c.ID)
+			t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("the request %s has no params._meta", m.describe()), Expected: `params._meta with "io.modelcontextprotocol/protocolVersion": "2026-07-28" and "io.modelcontextprotocol/clientCapabilities"`, Actual: grading.Clip(m.raw, 300)}, c.ID)
 			continue
 		}
 		var version string
@@ -397,9 +398,9 @@ func judgeMeta(run *clientRun, t *grading.Tally, c grading.Check) {
 		capsErr := json.Unmarshal(meta["io.modelcontextprotocol/clientCapabilities"], &caps)
 		switch {
 		case version != "2026-07-28":
-			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s gives protocolVersion %s", m.describe(), clientscenario.NonEmpty(string(meta["io.modelcontextprotocol/protocolVersion"]), "not at all")), Expected: `"io.modelcontextprotocol/protocolVersion": "2026-07-28" in params._meta`, Actual: grading.Clip(m.raw, 300)}, c.ID)
+			t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("the request %s gives protocolVersion %s", m.describe(), clientscenario.NonEmpty(string(meta["io.modelcontextprotocol/protocolVersion"]), "not at all")), Expected: `"io.modelcontextprotocol/protocolVersion": "2026-07-28" in params._meta`, Actual: grading.Clip(m.raw, 300)}, c.ID)
 		case capsErr != nil || caps == nil:
-			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s has no clientCapabilities object in params._meta", m.describe()), Expected: `"io.modelcontextprotocol/clientCapabilities": {...} in params._meta`, Actual: grading.Clip(m.raw, 300)}, c.ID)
+			t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("the request %s has no clientCapabilities object in params._meta", m.describe()), Expected: `"io.modelcontextprotocol/clientCapabilities": {...} in params._meta`, Actual: grading.Clip(m.raw, 300)}, c.ID)
 		}
 	}
 }
@@ -422,7 +423,7 @@ func judgeClientIDs(run *clientRun, t *grading.Tally, c grading.Check) {
 	}
 	sent := run.sentMessages()
 	next := 0
-	for _, ev := range run.traffic {
+	for _, ev := range run.Traffic {
 		switch ev.Kind {
 		case rig.KindReply:
 			var m map[string]json.RawMessage
@@ -458,7 +459,7 @@ func judgeClientIDs(run *clientRun, t *grading.Tally, c grading.Check) {
 			}
 			t.Test(c.ID)
 			if grading.IDType(m.id) != "a string" && !wholeNumber(m.id) {
-				t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s has id %s", m.describe(), m.id), Expected: "an id that is a string or a whole number", Actual: grading.Clip(m.raw, 300)}, c.ID)
+				t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("the request %s has id %s", m.describe(), m.id), Expected: "an id that is a string or a whole number", Actual: grading.Clip(m.raw, 300)}, c.ID)
 				continue
 			}
 			id := string(grading.CompactJSON(m.id))
@@ -466,7 +467,7 @@ func judgeClientIDs(run *clientRun, t *grading.Tally, c grading.Check) {
 				open[k] = map[string]bool{}
 			}
 			if open[k][id] {
-				t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the request %s reuses id %s while the request with that id is still waiting for its answer", m.describe(), id), Expected: "a new id for each request, such as the next number", Actual: grading.Clip(m.raw, 300)}, c.ID)
+				t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("the request %s reuses id %s while the request with that id is still waiting for its answer", m.describe(), id), Expected: "a new id for each request, such as the next number", Actual: grading.Clip(m.raw, 300)}, c.ID)
 			}
 			open[k][id] = true
 		}
@@ -507,13 +508,13 @@ func judgePagination(run *clientRun, t *grading.Tally, c grading.Check) {
 				t.Test(c.ID)
 				switch {
 				case cursor == nil:
-					t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("%s answered %s with nextCursor %q, and the client's next %s to it started over without a cursor", alias, method, pending, method), Expected: fmt.Sprintf(`a %s with params.cursor %q`, method, pending), Actual: grading.Clip(m.raw, 300)}, c.ID)
+					t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("%s answered %s with nextCursor %q, and the client's next %s to it started over without a cursor", alias, method, pending, method), Expected: fmt.Sprintf(`a %s with params.cursor %q`, method, pending), Actual: grading.Clip(m.raw, 300)}, c.ID)
 				case *cursor != pending:
-					t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("%s answered %s with nextCursor %q, and the client sent back cursor %q", alias, method, pending, *cursor), Expected: "the cursor exactly as the server gave it", Actual: grading.Clip(m.raw, 300)}, c.ID)
+					t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("%s answered %s with nextCursor %q, and the client sent back cursor %q", alias, method, pending, *cursor), Expected: "the cursor exactly as the server gave it", Actual: grading.Clip(m.raw, 300)}, c.ID)
 				}
 			} else if cursor != nil && !given[*cursor] {
 				t.Test(c.ID)
-				t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the client sent %s a %s with cursor %q, which no answer of that server gave", alias, method, *cursor), Expected: "a cursor only from a nextCursor, passed back untouched", Actual: grading.Clip(m.raw, 300)}, c.ID)
+				t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("the client sent %s a %s with cursor %q, which no answer of that server gave", alias, method, *cursor), Expected: "a cursor only from a nextCursor, passed back untouched", Actual: grading.Clip(m.raw, 300)}, c.ID)
 			}
 			pending, pendingFrom = "", nil
 			if resp := run.responseTo(m); resp != nil {
@@ -529,14 +530,14 @@ func judgePagination(run *clientRun, t *grading.Tally, c grading.Check) {
 		}
 		if pendingFrom != nil {
 			t.Test(c.ID)
-			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("%s answered %s with nextCursor %q, and the client never asked for that page: it stopped after a page that said more were coming", alias, method, pending), Expected: method + " again with that cursor, until an answer has no nextCursor"}, c.ID)
+			t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("%s answered %s with nextCursor %q, and the client never asked for that page: it stopped after a page that said more were coming", alias, method, pending), Expected: method + " again with that cursor, until an answer has no nextCursor"}, c.ID)
 		}
 	}
 }
 
 func (r *clientRun) aliasOrder() []string {
 	var out []string
-	for _, s := range r.sc.Servers {
+	for _, s := range r.Scenario.Servers {
 		out = append(out, s.Alias)
 	}
 	return out
@@ -555,29 +556,17 @@ func judgeHeaders(run *clientRun, t *grading.Tally, c grading.Check) {
 		}
 		t.Test(c.ID)
 		if e := mcphttp.CheckHeaders(m.ev.Header, msg); e != nil {
-			t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("the POST of %s was refused with %d: %s (headers: %s)", m.describe(), e.Code, e.Message, headerSummary(m.ev.Header)),
+			t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("the POST of %s was refused with %d: %s (headers: %s)", m.describe(), e.Code, e.Message, clientplay.HeaderSummary(m.ev.Header)),
 				Expected: "MCP-Protocol-Version, Mcp-Method and, on tools/call, Mcp-Name, each equal to the body (a name that is not plain ASCII as =?base64?...?=)", Actual: grading.Clip(m.raw, 300)}, c.ID)
 		}
 	}
-}
-
-func headerSummary(h map[string][]string) string {
-	var parts []string
-	for _, k := range []string{"Mcp-Protocol-Version", "Mcp-Method", "Mcp-Name"} {
-		if v, ok := h[k]; ok {
-			parts = append(parts, fmt.Sprintf("%s: %s", k, strings.Join(v, ",")))
-		} else if k != "Mcp-Name" {
-			parts = append(parts, k+" missing")
-		}
-	}
-	return strings.Join(parts, "; ")
 }
 
 // listedTools gives, per server, the tool names its tools/list answers
 // listed.
 func (r *clientRun) listedTools() map[string]map[string]bool {
 	listed := map[string]map[string]bool{}
-	for _, ev := range r.traffic {
+	for _, ev := range r.Traffic {
 		if ev.Kind != rig.KindReply && ev.Kind != rig.KindAnswer {
 			continue
 		}
@@ -618,7 +607,7 @@ func judgeOriginalName(run *clientRun, t *grading.Tally, c grading.Check) {
 				}
 				sort.Strings(names)
 			}
-			t.Fail(grading.Failure{Scenario: run.sc.Name, Where: "call", What: fmt.Sprintf("the client called the tool %q on the %s server, which has no tool of that name (its tools, every page: %s)", name, m.server, strings.Join(names, ", ")), Expected: "the tool's own name, looked up in the client's table from the namespaced one", Actual: grading.Clip(m.raw, 300)}, c.ID)
+			t.Fail(grading.Failure{Scenario: run.Scenario.Name, Where: "call", What: fmt.Sprintf("the client called the tool %q on the %s server, which has no tool of that name (its tools, every page: %s)", name, m.server, strings.Join(names, ", ")), Expected: "the tool's own name, looked up in the client's table from the namespaced one", Actual: grading.Clip(m.raw, 300)}, c.ID)
 		}
 	}
 }
@@ -628,21 +617,21 @@ func judgeOriginalName(run *clientRun, t *grading.Tally, c grading.Check) {
 func judgeTeardown(run *clientRun, t *grading.Tally, c grading.Check) {
 	if run.watcher != "" {
 		// Whenever it happened, the bridge's end hides the teardown.
-		t.Fail(grading.Failure{Scenario: run.sc.Name, What: run.watcher, Expected: watcherExpected}, c.ID)
+		t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: run.watcher, Expected: watcherExpected}, c.ID)
 		return
 	}
-	if run.closedAt < 0 {
+	if run.ClosedAt < 0 {
 		return // it ended before the commands did: the answers' checks say so
 	}
 	t.Test(c.ID)
 	switch {
-	case run.killed != "":
-		t.Fail(grading.Failure{Scenario: run.sc.Name, What: run.killed, Expected: "an exit with status 0 soon after stdin ends"}, c.ID)
-	case !run.exit.OK():
-		t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("after its stdin closed, the client %s", run.exit), Expected: "an exit with status 0"}, c.ID)
+	case run.Killed != "":
+		t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: run.Killed, Expected: "an exit with status 0 soon after stdin ends"}, c.ID)
+	case !run.Exit.OK():
+		t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("after its stdin closed, the client %s", run.Exit), Expected: "an exit with status 0"}, c.ID)
 	case run.leftRunning != "":
-		t.Fail(grading.Failure{Scenario: run.sc.Name, What: "after the client exited, " + strings.TrimSuffix(run.leftRunning, "."), Expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits"}, c.ID)
-	case len(run.leftOpen) > 0:
-		t.Fail(grading.Failure{Scenario: run.sc.Name, What: fmt.Sprintf("after the client exited, %s it started %s still running: %s", grading.Pick(len(run.leftOpen), "the stdio server", "the stdio servers"), grading.Pick(len(run.leftOpen), "was", "were"), strings.Join(run.leftOpen, ", ")), Expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits"}, c.ID)
+		t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: "after the client exited, " + strings.TrimSuffix(run.leftRunning, "."), Expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits"}, c.ID)
+	case len(run.LeftOpen) > 0:
+		t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("after the client exited, %s it started %s still running: %s", grading.Pick(len(run.LeftOpen), "the stdio server", "the stdio servers"), grading.Pick(len(run.LeftOpen), "was", "were"), strings.Join(run.LeftOpen, ", ")), Expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits"}, c.ID)
 	}
 }

@@ -7,28 +7,13 @@ import (
 	"github.com/mcplab/mcplab/lab/clientscenario"
 )
 
-// How long a client scenario waits, at time scale 1. A correct client
-// never waits out any of these: each wait ends as soon as what it waits
-// for has happened (the answer came, the client exited, its servers
-// ended). Only the timeouts the client is given, and so waits out when a
-// server never answers, cost a correct client time; the scenarios keep
-// them short, and derive the deadlines judged from them (see
-// answerWait and "within timeout+N").
-
-// answerWait is how long the grader waits for the answer to command i
-// (from 0) at time scale 1 before it stops the run: the longest timeout
-// the client was given (or the grader's default, with none) and
-// answerMargin for the client to answer once it passed, or longer when a
-// "within" line of the command allows longer.
-func answerWait(sc *clientscenario.Scenario, i int) time.Duration {
-	wait := callBudget(sc) + answerMargin
-	for _, e := range sc.Expect {
-		if e.Command == i+1 && e.Kind == "within" {
-			wait = max(wait, e.Within)
-		}
-	}
-	return wait
-}
+// How long a client scenario waits, at time scale 1, is the player's
+// (lab/clientplay's AnswerWait and deadlines). A correct client never
+// waits out any of them: each wait ends as soon as what it waits for has
+// happened (the answer came, the client exited, its servers ended). Only
+// the timeouts the client is given, and so waits out when a server never
+// answers, cost a correct client time; the scenarios keep them short, and
+// derive the deadlines judged from them (see "within timeout+N").
 
 // stopMoment is about how long a correct client waits for a stdio server
 // to exit by itself, once its stdin is closed, before it kills it: the

@@ -12,7 +12,7 @@ import (
 // tells a student which names a server knows lists these, not only the
 // pages the client happened to read.
 func (r *clientRun) offeredTools(alias string) []string {
-	s, ok := r.aliases[alias]
+	s, ok := r.Aliases[alias]
 	if !ok {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/clientplay"
 	"github.com/mcplab/mcplab/lab/clientscenario"
 	"github.com/mcplab/mcplab/lab/rig"
 )
@@ -23,7 +24,7 @@ func judgeTraffic(t *testing.T, catalogue string, traffic []rig.Event) map[strin
 	if err := clientJudges().Check(checks); err != nil {
 		t.Fatal(err)
 	}
-	run := &clientRun{sc: &clientscenario.Scenario{Name: "pages", Servers: []clientscenario.Server{{Alias: "docs"}}}, traffic: traffic}
+	run := &clientRun{Record: &clientplay.Record{Scenario: &clientscenario.Scenario{Name: "pages", Servers: []clientscenario.Server{{Alias: "docs"}}}, Traffic: traffic}}
 	tl := grading.NewTally()
 	for _, judge := range judgesFor(checks) {
 		judge(run, tl)

@@ -10,3 +10,12 @@ func CountOf(n int, one, many string) string {
 	}
 	return strconv.Itoa(n) + " " + many
 }
+
+// Pick is one or many, the form n needs, without the number: "was" or
+// "were".
+func Pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,4 +1,4 @@
-package clientlesson
+package clientplay
 
 import (
 	"bufio"
@@ -7,7 +7,23 @@ import (
 	"io"
 	"unicode/utf8"
 
-	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/event"
+	"github.com/mcplab/mcplab/lab/textesc"
+)
+
+// The caps on a client's output streams in each scenario of a play: what
+// comes past a cap is counted, not kept.
+const (
+	// LineMax is the longest line of a program's stdout or stderr that is
+	// kept; the rest of a longer line is read in pieces, counted and
+	// dropped.
+	LineMax = 1 << 20
+	// DefaultStreamMax caps each output stream of each scenario when
+	// Options.MaxOutput is 0.
+	DefaultStreamMax = 8 << 20
+	// StreamLinesMax caps the lines kept of each stream of a client in each
+	// scenario.
+	StreamLinesMax = 10_000
 )
 
 // streamLine is one line a client wrote to a stream, as far as it was
@@ -22,11 +38,11 @@ type streamLine struct {
 }
 
 // shown is the line as a transcript shows it: the kept text, up to
-// EventTextMax with its marker, which says how many bytes of the line
+// event.TextMax with its marker, which says how many bytes of the line
 // were not kept and why.
-func (l streamLine) shown(s *clientStream) string {
+func (l streamLine) shown(s *stream) string {
 	text, cut := l.text, l.cut
-	if room := grading.EventTextMax - 160; len(text) > room {
+	if room := event.TextMax - 160; len(text) > room {
 		keep := room
 		for keep > 0 && !utf8.RuneStart(text[keep]) {
 			keep--
@@ -35,16 +51,16 @@ func (l streamLine) shown(s *clientStream) string {
 		text = text[:keep]
 	}
 	if cut > 0 {
-		return text + fmt.Sprintf("… [cut: %d more bytes of this line not kept: a line is kept up to %d bytes, %d in a transcript]", cut, s.lineMax, grading.EventTextMax)
+		return text + fmt.Sprintf("… [cut: %d more bytes of this line not kept: a line is kept up to %d bytes, %d in a transcript]", cut, s.lineMax, event.TextMax)
 	}
 	return text
 }
 
-// clientStream reads one of a client's output streams within its caps:
-// at most max bytes and StreamLinesMax lines kept, each line at most
-// lineMax bytes. Lines longer than that are read in pieces of the reader's
+// stream reads one of a client's output streams within its caps: at most
+// max bytes and StreamLinesMax lines kept, each line at most lineMax
+// bytes. Lines longer than that are read in pieces of the reader's
 // buffer, never whole; lines past the stream's cap are counted.
-type clientStream struct {
+type stream struct {
 	name     string
 	max      int64
 	lineMax  int
@@ -55,19 +71,19 @@ type clientStream struct {
 	clipped  int   // lines cut at lineMax
 }
 
-func newClientStream(name string, max int64) *clientStream {
+func newStream(name string, max int64) *stream {
 	if max <= 0 {
-		max = grading.DefaultStreamMax
+		max = DefaultStreamMax
 	}
-	return &clientStream{name: name, max: max, lineMax: grading.LineMax}
+	return &stream{name: name, max: max, lineMax: LineMax}
 }
 
 // read reads r to its end, handing each line to each in order.
-func (s *clientStream) read(r io.Reader, each func(streamLine)) {
+func (s *stream) read(r io.Reader, each func(streamLine)) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		limit := 0
-		if s.lines < grading.StreamLinesMax {
+		if s.lines < StreamLinesMax {
 			limit = int(min(int64(s.lineMax), s.max-s.kept))
 		}
 		var b []byte
@@ -98,7 +114,7 @@ func (s *clientStream) read(r io.Reader, each func(streamLine)) {
 
 // take accounts for one line of size bytes (ended: with its newline) of
 // which b was kept.
-func (s *clientStream) take(b []byte, size int64, ended bool, limit int, each func(streamLine)) {
+func (s *stream) take(b []byte, size int64, ended bool, limit int, each func(streamLine)) {
 	if limit <= 0 {
 		s.dropped++
 		s.dropSize += size
@@ -126,28 +142,28 @@ func (s *clientStream) take(b []byte, size int64, ended bool, limit int, each fu
 }
 
 // summary says what the stream's caps left out, or "" when nothing was.
-func (s *clientStream) summary() string {
+func (s *stream) summary() string {
 	if s.dropped == 0 {
 		return ""
 	}
 	return fmt.Sprintf("the client's %s went past its cap (%d bytes or %d lines a scenario): %s, %s, %s counted, not kept",
-		s.name, s.max, grading.StreamLinesMax, grading.CountOf(s.dropped, "more line", "more lines"), grading.CountOf(int(s.dropSize), "byte", "bytes"), grading.Pick(s.dropped, "was", "were"))
+		s.name, s.max, StreamLinesMax, textesc.CountOf(s.dropped, "more line", "more lines"), textesc.CountOf(int(s.dropSize), "byte", "bytes"), textesc.Pick(s.dropped, "was", "were"))
 }
 
 // addExtra keeps a line that came beyond one per command, or counts it
 // when it came past the stdout cap.
-func (r *clientRun) addExtra(a *clientAnswer) {
-	if a.line.dropped {
-		r.extraCut++
+func (r *Record) addExtra(a *Answer) {
+	if a.Dropped {
+		r.ExtraCut++
 		return
 	}
-	r.extra = append(r.extra, a.text)
+	r.Extra = append(r.Extra, a.Text)
 }
 
-// eventCap bounds the events one scenario of a client run keeps, as
-// BoundTranscript bounds a result's: each text cut at EventTextMax, and
-// past TranscriptScenarioMax bytes or TranscriptEventsMax events the rest
-// of what the client and the servers wrote counted, not kept.
+// eventCap bounds the events one scenario of a client run keeps, as a
+// graded result's transcript is bounded: each text cut at event.TextMax,
+// and past event.ScenarioTextMax bytes or event.ScenarioEventsMax events
+// the rest of what the client and the servers wrote counted, not kept.
 type eventCap struct {
 	bytes, events int
 	dropped       int
@@ -157,18 +173,18 @@ type eventCap struct {
 func newEventCap() *eventCap { return &eventCap{} }
 
 // take cuts ev's text to the cap and reports whether ev is kept.
-func (c *eventCap) take(ev *grading.Event) bool {
-	size := min(len(ev.Text), grading.EventTextMax)
+func (c *eventCap) take(ev *event.Event) bool {
+	size := min(len(ev.Text), event.TextMax)
 	// The grader's own events (a command sent, stdin closed, the exit, a
 	// note) are few and always kept; what the client and the servers wrote
 	// is kept until the cap.
-	own := ev.Kind == grading.EventSend || ev.Kind == grading.EventClose || ev.Kind == grading.EventExit || ev.Kind == grading.EventNote
-	if !own && (c.dropped > 0 || c.events >= grading.TranscriptEventsMax || c.bytes+size > grading.TranscriptScenarioMax) {
+	own := ev.Kind == event.Send || ev.Kind == event.Close || ev.Kind == event.Exit || ev.Kind == event.Note
+	if !own && (c.dropped > 0 || c.events >= event.ScenarioEventsMax || c.bytes+size > event.ScenarioTextMax) {
 		c.dropped++
 		c.droppedBytes += int64(len(ev.Text))
 		return false
 	}
-	ev.Text = grading.CutText(ev.Text, grading.EventTextMax, fmt.Sprintf("an event's text is kept up to %d bytes", grading.EventTextMax))
+	ev.Text = event.CutText(ev.Text, event.TextMax, fmt.Sprintf("an event's text is kept up to %d bytes", event.TextMax))
 	c.bytes += len(ev.Text)
 	c.events++
 	return true
@@ -180,5 +196,5 @@ func (c *eventCap) summary(scenario string) string {
 		return ""
 	}
 	return fmt.Sprintf("… [cut: %s of scenario %s, %s of text, %s counted, not kept: "+
-		"a transcript keeps up to %d bytes and %d events a scenario]", grading.CountOf(c.dropped, "more event", "more events"), scenario, grading.CountOf(int(c.droppedBytes), "byte", "bytes"), grading.Pick(c.dropped, "was", "were"), grading.TranscriptScenarioMax, grading.TranscriptEventsMax)
+		"a transcript keeps up to %d bytes and %d events a scenario]", textesc.CountOf(c.dropped, "more event", "more events"), scenario, textesc.CountOf(int(c.droppedBytes), "byte", "bytes"), textesc.Pick(c.dropped, "was", "were"), event.ScenarioTextMax, event.ScenarioEventsMax)
 }

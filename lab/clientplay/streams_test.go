@@ -1,4 +1,4 @@
-package clientlesson
+package clientplay
 
 import (
 	"fmt"
@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
-// TestClientStreamCaps reads a flood the way the grader reads a client's
+// TestClientStreamCaps reads a flood the way the player reads a client's
 // stdout: a line over the line cap is kept up to it and says how much was
 // cut; past the stream's cap lines are counted, not kept.
 func TestClientStreamCaps(t *testing.T) {
-	s := newClientStream("stdout", 3<<20)
+	s := newStream("stdout", 3<<20)
 	s.lineMax = 1 << 20
 	big := strings.Repeat("x", 4<<20)
 	in := big + "\n" + "{\"ok\":true}\r\n" + big + "\n" + big + "\n" + big + "\n" + big + "\n" + "tail"
@@ -43,7 +43,7 @@ func TestClientStreamCaps(t *testing.T) {
 	if s.kept != 3<<20 {
 		t.Errorf("kept %d bytes, want the stream's cap %d", s.kept, 3<<20)
 	}
-	wantSum := fmt.Sprintf("the client's stdout went past its cap (%d bytes or %d lines a scenario): 3 more lines, %d bytes, were counted, not kept", 3<<20, grading.StreamLinesMax, 2*(4<<20+1)+4)
+	wantSum := fmt.Sprintf("the client's stdout went past its cap (%d bytes or %d lines a scenario): 3 more lines, %d bytes, were counted, not kept", 3<<20, StreamLinesMax, 2*(4<<20+1)+4)
 	if s.summary() != wantSum {
 		t.Errorf("summary %q, want %q", s.summary(), wantSum)
 	}
@@ -53,7 +53,7 @@ func TestClientStreamCaps(t *testing.T) {
 		t.Errorf("shown %q", sh)
 	}
 	l.text = strings.Repeat("w", 1<<20)
-	if sh := l.shown(s); len(sh) > grading.EventTextMax || !strings.HasSuffix(sh, fmt.Sprintf("… [cut: %d more bytes of this line not kept: a line is kept up to 1048576 bytes, 65536 in a transcript]", 4<<20-(grading.EventTextMax-160))) {
+	if sh := l.shown(s); len(sh) > event.TextMax || !strings.HasSuffix(sh, fmt.Sprintf("… [cut: %d more bytes of this line not kept: a line is kept up to 1048576 bytes, 65536 in a transcript]", 4<<20-(event.TextMax-160))) {
 		t.Errorf("shown %q", sh)
 	}
 }
@@ -61,17 +61,17 @@ func TestClientStreamCaps(t *testing.T) {
 // TestClientStreamLineCount: empty lines count against the lines a stream
 // keeps.
 func TestClientStreamLineCount(t *testing.T) {
-	s := newClientStream("stderr", 0)
+	s := newStream("stderr", 0)
 	kept, dropped := 0, 0
-	s.read(strings.NewReader(strings.Repeat("\n", grading.StreamLinesMax+5)), func(l streamLine) {
+	s.read(strings.NewReader(strings.Repeat("\n", StreamLinesMax+5)), func(l streamLine) {
 		if l.dropped {
 			dropped++
 		} else {
 			kept++
 		}
 	})
-	if kept != grading.StreamLinesMax || dropped != 5 || s.dropSize != 5 {
-		t.Errorf("kept %d, dropped %d (%d bytes); want %d and 5 (5 bytes)", kept, dropped, s.dropSize, grading.StreamLinesMax)
+	if kept != StreamLinesMax || dropped != 5 || s.dropSize != 5 {
+		t.Errorf("kept %d, dropped %d (%d bytes); want %d and 5 (5 bytes)", kept, dropped, s.dropSize, StreamLinesMax)
 	}
 }
 
@@ -79,7 +79,7 @@ func TestClientStreamLineCount(t *testing.T) {
 // sees only reads of its buffer's size.
 func TestClientStreamReadsInPieces(t *testing.T) {
 	r := &maxRead{r: strings.NewReader(strings.Repeat("y", 8<<20) + "\n")}
-	s := newClientStream("stdout", 0)
+	s := newStream("stdout", 0)
 	n := 0
 	s.read(r, func(streamLine) { n++ })
 	if n != 1 || r.largest > 64<<10 {

@@ -1,0 +1,219 @@
+package clientplay
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/mcplab/mcplab/lab/clientscenario"
+	"github.com/mcplab/mcplab/lab/event"
+	"github.com/mcplab/mcplab/lab/proc"
+	"github.com/mcplab/mcplab/lab/rig"
+)
+
+// end ends the client's run: with its commands over (exit is nil) its
+// stdin is closed and it gets the exit deadline to exit by itself before
+// it is killed; whatever else comes on stdout meanwhile is an extra line.
+func (c *playing) end(exit *proc.Exit) error {
+	run := c.run
+	for _, a := range run.Answers {
+		if a == nil {
+			run.Early = true
+		}
+	}
+	// From now on whatever else comes on stdout is an extra line: read
+	// it while the client ends, so a client that writes more than it is
+	// asked for is never stopped by a pipe the player no longer reads.
+	extraDone := make(chan struct{})
+	go func() {
+		defer close(extraDone)
+		for a := range c.answers {
+			run.addExtra(a)
+		}
+	}()
+	defer func() { <-extraDone }()
+	if exit == nil {
+		var err error
+		if exit, err = c.closeStdin(); err != nil {
+			c.p.Kill()
+			return err
+		}
+	} else {
+		run.Early = true
+	}
+	run.Exit = *exit
+	c.note(event.Exit, exit.String())
+	c.awaitStdioServers()
+	c.recordLeftRunning()
+	c.p.Kill()
+	return nil
+}
+
+// closeStdin closes the client's stdin and waits for it to exit, killing
+// it past the exit deadline.
+func (c *playing) closeStdin() (*proc.Exit, error) {
+	run := c.run
+	c.stdin.Close()
+	run.ClosedAt = c.r.Since()
+	c.note(event.Close, "")
+	timer := time.NewTimer(c.scaled(ExitDeadline))
+	defer timer.Stop()
+	select {
+	case e := <-c.exited:
+		run.ExitAt = c.r.Since()
+		run.Exited = true
+		return &e, nil
+	case <-timer.C:
+		// A bridge that answers no ping was stopped: the client
+		// may have exited long ago, with its watcher silenced.
+		if c.report != nil && !c.report.Ping(c.ctx, c.scaled(TeardownGrace)) && c.ctx.Err() == nil {
+			run.Silent = c.scaled(ExitDeadline)
+		}
+		run.Killed = fmt.Sprintf("the client was still running %s after its stdin closed, and was killed", c.scaled(ExitDeadline).Round(time.Second))
+		c.note(event.Note, run.Killed)
+		c.p.Kill()
+		e := <-c.exited
+		return &e, nil
+	case <-c.ctx.Done():
+		return nil, c.ctx.Err()
+	}
+}
+
+// awaitStdioServers gives the kernel a moment to tell the rig about the
+// stdio servers the client killed last: it had to end them before it
+// exited.
+func (c *playing) awaitStdioServers() {
+	deadline := time.NewTimer(c.scaled(TeardownGrace))
+	defer deadline.Stop()
+	for {
+		open, changed := c.r.OpenStdio()
+		if open == 0 {
+			return
+		}
+		select {
+		case <-changed:
+			continue
+		case <-deadline.C:
+		case <-c.ctx.Done():
+		}
+		return
+	}
+}
+
+// recordLeftRunning records what the client left running, before the
+// player's own kill ends it too: the stdio servers still open, and the
+// bridge's report.
+func (c *playing) recordLeftRunning() {
+	run := c.run
+	run.LeftOpen = stillOpen(c.r.Events())
+	if c.report == nil {
+		return
+	}
+	// The bridge reported before it exited, and its connection ended as
+	// it did: this waits only for a bridge that is still running.
+	run.Report = c.report.Wait(c.ctx, c.scaled(ExitDeadline))
+	run.Cancelled = c.ctx.Err() != nil
+}
+
+// teardown waits for the client's streams to be read to their end and
+// adds what their caps and the event cap left out.
+func (c *playing) teardown() {
+	<-c.errDone
+	for _, st := range []*stream{c.out, c.errs} {
+		if why := st.summary(); why != "" {
+			c.note(event.Note, why)
+		}
+	}
+	run := c.run
+	if why := c.kept.summary(c.sc.Name); why != "" {
+		c.mu.Lock()
+		run.Events = append(run.Events, event.Event{Scenario: c.sc.Name, AtMS: c.r.Since().Milliseconds(), Kind: event.Note, Text: why})
+		c.mu.Unlock()
+	}
+	run.Traffic = c.r.Events()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	run.Events = append([]event.Event(nil), run.Events...)
+}
+
+// Watch plays one client scenario and shows every event through onEvent
+// as it happens: the commands and answers, the client's stderr, and every
+// message between the client and the servers the lab plays. `lab run`
+// uses it to show a lesson's client at work.
+func Watch(ctx context.Context, sc *clientscenario.Scenario, starter proc.Starter, lesson fs.FS, opts Options, onEvent func(event.Event)) error {
+	launch, err := NewLaunch(starter, opts)
+	if err != nil {
+		return err
+	}
+	defer launch.Close()
+	run, err := launch.Play(ctx, sc, lesson, 1, onEvent)
+	if err != nil {
+		return err
+	}
+	if run.StartErr != nil {
+		return fmt.Errorf("the client did not start: %w", run.StartErr)
+	}
+	return nil
+}
+
+// stillOpen lists the stdio server starts that had not ended when the
+// events were taken.
+func stillOpen(evs []rig.Event) []string {
+	open := map[string]bool{}
+	var order []string
+	for _, ev := range evs {
+		key := fmt.Sprintf("%s (start %d)", ev.Server, ev.Conn)
+		switch ev.Kind {
+		case rig.KindStart:
+			open[key] = true
+			order = append(order, key)
+		case rig.KindGone:
+			delete(open, key)
+		}
+	}
+	var out []string
+	for _, k := range order {
+		if open[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// trafficEvent is the transcript's event for what the rig saw: a message
+// to or from a server, named SERVER#N by its alias and connection, or a
+// happening of the rig's own.
+func trafficEvent(scenario string, ev rig.Event) event.Event {
+	out := event.Event{Scenario: scenario, AtMS: ev.At.Milliseconds()}
+	where := fmt.Sprintf("%s#%d", ev.Server, ev.Conn)
+	switch ev.Kind {
+	case rig.KindSend:
+		out.Kind, out.Text = event.ToServer, where+" "+ev.Text
+	case rig.KindPost:
+		out.Kind, out.Text = event.ToServer, where+" ["+HeaderSummary(ev.Header)+"] "+ev.Text
+	case rig.KindAnswer: // a stdio server's line or an HTTP answer's message
+		out.Kind, out.Text = event.FromServer, where+" "+ev.Text
+	case rig.KindStatus:
+		out.Kind, out.Text = event.FromServer, fmt.Sprintf("%s HTTP %d %s", where, ev.Status, ev.Text)
+	default:
+		out.Kind, out.Text = event.Rig, where+" "+rig.Word(ev.Kind)+" "+ev.Text
+	}
+	out.Text = strings.TrimSpace(out.Text)
+	return out
+}
+
+// HeaderSummary names the MCP headers of a POST and their values, and
+// those missing: "Mcp-Protocol-Version: 2026-07-28; Mcp-Method missing".
+func HeaderSummary(h map[string][]string) string {
+	var parts []string
+	for _, k := range []string{"Mcp-Protocol-Version", "Mcp-Method", "Mcp-Name"} {
+		if v, ok := h[k]; ok {
+			parts = append(parts, fmt.Sprintf("%s: %s", k, strings.Join(v, ",")))
+		} else if k != "Mcp-Name" {
+			parts = append(parts, k+" missing")
+		}
+	}
+	return strings.Join(parts, "; ")
+}
