@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplab/mcplab/internal/servers"
+	"github.com/mcplab/mcplab/lab/tickets"
 )
 
 // echoHandler answers every request with its body, as JSON.
@@ -23,14 +23,12 @@ func (echoHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write(body)
 }
 
-// ticketsHandler is lesson 3's ticket system, the rig's usual HTTP server.
+// ticketsHandler is lesson 3's ticket system, the rig's usual HTTP server,
+// its log discarded. It is lab/tickets' own handler, not internal/servers'
+// wrapping of it: internal/servers imports the rig (through lab/clientplay).
 func ticketsHandler(t *testing.T) http.Handler {
 	t.Helper()
-	s, err := servers.Lookup("tickets")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s.HTTP(io.Discard, servers.Options{})
+	return tickets.Handler(func(string, ...any) {})
 }
 
 const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
