@@ -12,9 +12,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcplab/mcplab/grading/serverlesson"
 	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/internal/testkit"
+	"github.com/mcplab/mcplab/internal/testkit/lessonkit"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -144,21 +144,9 @@ func TestLesson2SDKServers(t *testing.T) {
 					break
 				}
 			}
-			t.Logf("%s: %d/%d every grade of %d", p.name, scores[0], maxLesson2(t), sdkGrades)
+			t.Logf("%s: %d/%d every grade of %d", p.name, scores[0], lessonkit.FullMarks(t, 2), sdkGrades)
 		})
 	}
-}
-
-func maxLesson2(t *testing.T) int {
-	l, err := serverlesson.Load(2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, c := range l.Checks() {
-		n += c.Points
-	}
-	return n
 }
 
 func sorted(s []string) []string {

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplab/mcplab/grading/serverlesson"
 	"github.com/mcplab/mcplab/internal/testkit"
+	"github.com/mcplab/mcplab/internal/testkit/lessonkit"
 )
 
 // SIGTERM while students are mid-grade, with one core kept busy: the one
@@ -57,14 +57,7 @@ func TestGradeClassStopIsExactUnderLoad(t *testing.T) {
 // have no report folder.
 func checkStoppedAfterAnn(t *testing.T, out, log string) {
 	t.Helper()
-	lesson, err := serverlesson.Load(1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := 0
-	for _, c := range lesson.Checks() {
-		m += c.Points
-	}
+	m := lessonkit.FullMarks(t, 1)
 	grades, err := os.ReadFile(filepath.Join(out, "grades.csv"))
 	if err != nil {
 		t.Fatal(err)
