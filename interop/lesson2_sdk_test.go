@@ -14,7 +14,7 @@ import (
 
 	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/internal/testkit"
-	"github.com/mcplab/mcplab/internal/testkit/lessonkit"
+	"github.com/mcplab/mcplab/internal/testkit/gradekit"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -144,7 +144,7 @@ func TestLesson2SDKServers(t *testing.T) {
 					break
 				}
 			}
-			t.Logf("%s: %d/%d every grade of %d", p.name, scores[0], lessonkit.FullMarks(t, 2), sdkGrades)
+			t.Logf("%s: %d/%d every grade of %d", p.name, scores[0], gradekit.FullMarks(t, 2), sdkGrades)
 		})
 	}
 }

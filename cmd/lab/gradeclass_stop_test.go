@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/internal/testkit"
-	"github.com/mcplab/mcplab/internal/testkit/lessonkit"
+	"github.com/mcplab/mcplab/internal/testkit/gradekit"
 )
 
 // SIGTERM while students are mid-grade, with one core kept busy: the one
@@ -57,7 +57,7 @@ func TestGradeClassStopIsExactUnderLoad(t *testing.T) {
 // have no report folder.
 func checkStoppedAfterAnn(t *testing.T, out, log string) {
 	t.Helper()
-	m := lessonkit.FullMarks(t, 1)
+	m := gradekit.FullMarks(t, 1)
 	grades, err := os.ReadFile(filepath.Join(out, "grades.csv"))
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/grading/sandbox"
 	"github.com/mcplab/mcplab/grading/serverlesson"
+	"github.com/mcplab/mcplab/internal/testkit/gradekit"
 )
 
 // aDuration matches a duration as the grader's messages print one.
@@ -291,18 +292,7 @@ func TestSummary(t *testing.T) {
 func TestWriteReports(t *testing.T) {
 	c := sampleClass(t)
 	c.Students = c.Students[2:3] // bo|b, ungradable
-	dir := filepath.Join(t.TempDir(), "out")
-	out, err := class.CreateOut(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.WriteReports(out, report.Formats()); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-	dir = filepath.Join(dir, class.StudentsDir)
+	dir := filepath.Join(gradekit.WriteReports(t, c), class.StudentsDir)
 	entries, err := os.ReadDir(filepath.Join(dir, "bo|b"))
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mcplab/mcplab/internal/testkit/gradekit"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -59,17 +60,7 @@ func TestClassReportsMeetTheirPlatforms(t *testing.T) {
 		{Name: "cy", Result: class.Ungradable(lesson, grading.OutcomeBuildFailed, "The build step exited with status 1.", "main.go:1:1: expected 'package', found oops")},
 	}
 	c := &class.Class{Lesson: 1, Sandbox: "process", Jobs: 1, MaxScore: results[0].MaxScore, TimeScale: 1, Checks: lesson.Checks(), Students: students}
-	dir := filepath.Join(t.TempDir(), "out")
-	out, err := class.CreateOut(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.WriteReports(out, report.Formats()); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
+	dir := gradekit.WriteReports(t, c)
 	formatOf := map[string]string{"github-summary.md": "github-summary"}
 	for _, f := range report.Formats() {
 		formatOf[class.FileName(f)] = f

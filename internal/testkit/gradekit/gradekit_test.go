@@ -1,4 +1,4 @@
-package lessonkit
+package gradekit
 
 import "testing"
 
