@@ -203,10 +203,7 @@ func checkClientHostileRows(t *testing.T, sandboxName string, c *class.Class, ro
 			continue
 		}
 		r := s.Result
-		score := "-"
-		if r.Gradable {
-			score = strconv.Itoa(r.Score) + "/" + strconv.Itoa(r.MaxScore)
-		}
+		score := tableScore(r)
 		table = append(table, fmt.Sprintf("| %s | %s | %s | %s | %s |", name, r.Outcome.Kind, score, tableCell(r.Failed()), tableCell(s.Flags)))
 		if string(r.Outcome.Kind) != w.outcome || score != w.score || !slices.Equal(r.Failed(), w.failed) || !slices.Equal(s.Flags, w.flags) {
 			t.Errorf("%s sandbox, %s: outcome %s, score %s, failed %v, flags %v; want %s, %s, %v, %v\n(%s)",

@@ -5,10 +5,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/sandbox"
 	"github.com/mcplab/mcplab/internal/testkit"
@@ -249,4 +251,13 @@ func hostileNeeds(t *testing.T, long string) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root: without it the process sandbox keeps the grader's user, and holds much less (see README)")
 	}
+}
+
+// tableScore is r's score as the EXPECTED.md tables of the hostile
+// classes write it: SCORE/MAX, or "-" for a result that is not gradable.
+func tableScore(r *grading.Result) string {
+	if !r.Gradable {
+		return "-"
+	}
+	return strconv.Itoa(r.Score) + "/" + strconv.Itoa(r.MaxScore)
 }

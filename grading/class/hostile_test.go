@@ -184,10 +184,7 @@ func checkHostileVerdicts(t *testing.T, sandboxName string, c *class.Class, rows
 			return
 		}
 		r := s.Result
-		score := "-"
-		if r.Gradable {
-			score = strconv.Itoa(r.Score) + "/" + strconv.Itoa(r.MaxScore)
-		}
+		score := tableScore(r)
 		anyScore, anyFailed := w.score == "any", slices.Equal(w.failed, []string{"any"})
 		if string(r.Outcome.Kind) != w.outcome || !anyScore && score != w.score ||
 			!anyFailed && !slices.Equal(r.Failed(), w.failed) || !flagsAsExpected(sandboxName, s.Flags, w.flags) {
