@@ -80,6 +80,8 @@ func (s Source) Scenario(file string) (name string, data []byte, err error) {
 // the lab.
 type UsageError struct{ Msg string }
 
+// Error is the message, as lab run prints it before the pointer to its
+// help.
 func (e UsageError) Error() string { return e.Msg }
 
 // internalError marks the lab's own failure.
