@@ -40,37 +40,20 @@ func ParseChecks(data []byte) ([]Check, error) {
 		}
 		seen[f.Name] = true
 		c := Check{ID: f.Name}
+		fields := c.fields()
 		for _, kv := range lessons.KeyValues(f.Data) {
-			i, key, val := kv.Line-1, kv.Key, kv.Value
 			if !kv.OK {
-				return nil, fmt.Errorf("check %s, line %d: want \"key: value\"", f.Name, i+1)
+				return nil, fmt.Errorf("check %s, line %d: want \"key: value\"", f.Name, kv.Line)
 			}
-			switch key {
-			case "title":
-				c.Title = val
-			case "points":
-				p, err := strconv.Atoi(val)
-				if err != nil || p < 0 {
-					return nil, fmt.Errorf("check %s: points %q is not a whole number", f.Name, val)
-				}
-				c.Points = p
-			case "rule":
-				c.Rule = val
-			case "fix":
-				c.Fix = val
-			case "derived":
-				return nil, fmt.Errorf("check %s, line %d: \"derived:\" is no longer read: name the judge that works the check out, as \"judge: NAME\" (lessons/README.md lists the judges)", f.Name, i+1)
-			case "judge":
-				if c.Judge != "" {
-					return nil, fmt.Errorf("check %s, line %d: a second \"judge:\" line; a check has one judge", f.Name, i+1)
-				}
-				name, params, err := parseJudgeLine(val)
-				if err != nil {
-					return nil, fmt.Errorf("check %s, line %d: %w", f.Name, i+1, err)
-				}
-				c.Judge, c.Params = name, params
-			default:
-				return nil, fmt.Errorf("check %s, line %d: unknown key %q (want title, points, rule, fix, judge)", f.Name, i+1, key)
+			if kv.Key == "derived" {
+				return nil, fmt.Errorf("check %s, line %d: \"derived:\" is no longer read: name the judge that works the check out, as \"judge: NAME\" (lessons/README.md lists the judges)", f.Name, kv.Line)
+			}
+			known, err := fields.Set(kv)
+			if err != nil {
+				return nil, err
+			}
+			if !known {
+				return nil, fmt.Errorf("check %s, line %d: unknown key %q (want %s)", f.Name, kv.Line, kv.Key, fields.Keys())
 			}
 		}
 		if c.Title == "" {
@@ -82,4 +65,33 @@ func ParseChecks(data []byte) ([]Check, error) {
 		return nil, fmt.Errorf("the check catalogue is empty")
 	}
 	return out, nil
+}
+
+// fields are the keys of check c's entry, in the order a message lists
+// them, each setting its part of c.
+func (c *Check) fields() lessons.Fields {
+	return lessons.Fields{
+		{Key: "title", Text: &c.Title},
+		{Key: "points", Parse: func(kv lessons.KeyValue) error {
+			p, err := strconv.Atoi(kv.Value)
+			if err != nil || p < 0 {
+				return fmt.Errorf("check %s: points %q is not a whole number", c.ID, kv.Value)
+			}
+			c.Points = p
+			return nil
+		}},
+		{Key: "rule", Text: &c.Rule},
+		{Key: "fix", Text: &c.Fix},
+		{Key: "judge", Parse: func(kv lessons.KeyValue) error {
+			if c.Judge != "" {
+				return fmt.Errorf("check %s, line %d: a second \"judge:\" line; a check has one judge", c.ID, kv.Line)
+			}
+			name, params, err := parseJudgeLine(kv.Value)
+			if err != nil {
+				return fmt.Errorf("check %s, line %d: %w", c.ID, kv.Line, err)
+			}
+			c.Judge, c.Params = name, params
+			return nil
+		}},
+	}
 }

@@ -24,6 +24,13 @@ type Kind interface {
 	// Program is what a student writes for a lesson of the kind, in a
 	// word: "server" or "client" for the lab's kinds.
 	Program() string
+	// CheckManifest says what a manifest of the kind needs beyond what
+	// every manifest has (lessons.ParseManifest checks that): the error
+	// of one without a line it needs is lessons.MissingLine's.
+	CheckManifest(m *lessons.Manifest) error
+	// Setup is how a program in lang, one of lessons.StarterLanguages, is
+	// built and started in the repository lab assignment writes.
+	Setup(lang string) Setup
 	// Load reads a lesson of this kind: its manifest m, the folder base
 	// inside fsys that holds its files, and its check catalogue, already
 	// parsed. It reads and checks the grading scenarios.
@@ -109,6 +116,21 @@ func (k *Kinds) Names() []string {
 	return out
 }
 
+// For returns the kind lesson m's subject names, once the kind has
+// checked that m has the lines it needs (Kind.CheckManifest). The error
+// lists the kinds there are, or names the manifest's file and the line it
+// lacks, as a manifest's own errors do.
+func (k *Kinds) For(m *lessons.Manifest) (Kind, error) {
+	kind, ok := k.Lookup(m.Subject)
+	if !ok {
+		return nil, fmt.Errorf("lesson %d: subject %q: the lab knows no lesson of that kind (it knows %s)", m.Number, m.Subject, strings.Join(k.Names(), ", "))
+	}
+	if err := kind.CheckManifest(m); err != nil {
+		return nil, fmt.Errorf("%s: %w", path.Join(m.Dir, lessons.ManifestFile), err)
+	}
+	return kind, nil
+}
+
 // LoadLesson reads a lesson through its manifest, from dir when it is set
 // (a lesson folder on disk; without a manifest of its own it uses the
 // built-in lesson's), else from the lessons built into the lab; then the
@@ -121,9 +143,9 @@ func LoadLesson(kinds *Kinds, number int, dir fs.FS) (Lesson, error) {
 	if err != nil {
 		return nil, err
 	}
-	kind, ok := kinds.Lookup(m.Subject)
-	if !ok {
-		return nil, fmt.Errorf("lesson %d: subject %q: the lab knows no lesson of that kind (it knows %s)", number, m.Subject, strings.Join(kinds.Names(), ", "))
+	kind, err := kinds.For(m)
+	if err != nil {
+		return nil, err
 	}
 	checksData, err := fs.ReadFile(root, path.Join(base, m.Checks))
 	if err != nil {

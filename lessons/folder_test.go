@@ -12,7 +12,7 @@ import (
 // and Folder, and a clear error when --lesson names another number.
 func TestFindFolder(t *testing.T) {
 	dir := fstest.MapFS{
-		"lesson.txt":      {Data: []byte("number: 42\ntitle: T\nserver: reader\nrun: play.txtar\n")},
+		"lesson.txt":      {Data: []byte("number: 42\ntitle: T\nsubject: server\nserver: reader\nrun: play.txtar\n")},
 		"play.txtar":      {Data: []byte("the scenario\n")},
 		"grading/a.txtar": {Data: []byte("a\n")},
 	}

@@ -45,9 +45,8 @@ type Readiness struct {
 type Manifest struct {
 	Number int
 	Title  string
-	// Subject is what the lesson grades: "server" (a student's server,
-	// played against by the scripted client) or "client" (a student's
-	// client, for which the lab plays the servers).
+	// Subject names the lesson's kind, in a word: what it grades, and so
+	// which of the lines below it needs (see grading.Kind).
 	Subject string
 	// Server is the name of the reference server, as `lab serve NAME`
 	// knows it (a server lesson's).
@@ -78,11 +77,12 @@ type Manifest struct {
 //
 //	number: 1                      the lesson's number (required)
 //	title: Reading messages        (required)
-//	subject: server                or "client": what the lesson grades
-//	server: reader                 the reference server's name (required
-//	                               of a server lesson)
-//	client: host                   the reference client's name (required
-//	                               of a client lesson)
+//	subject: server                the kind of lesson, in a word (required):
+//	                               its kind says which lines below it needs
+//	server: reader                 the reference server's name (a server
+//	                               lesson's)
+//	client: host                   the reference client's name (a client
+//	                               lesson's)
 //	servers: notes tickets         the servers a client lesson plays
 //	ready: stderr ready            or "probe REQUEST-LINE" or "none"
 //	run: scenario.txtar            the scenario lab run plays
@@ -90,63 +90,33 @@ type Manifest struct {
 //	grading: grading/*.txtar       the grading scenarios (this is the default;
 //	                               the catalogue is left out of the match)
 //	model: model                   the folder of the model step, if any
+//
+// It reads the subject as a word only: whether the lab has that kind of
+// lesson, and whether the manifest has the lines that kind needs, is the
+// kind's to say (grading.Kinds.For).
 func ParseManifest(data []byte) (*Manifest, error) {
-	m := &Manifest{Subject: "server", Checks: "grading/checks.txtar", Grading: "grading/*.txtar", Ready: Readiness{Kind: "stderr", Pattern: "ready"}}
+	m := &Manifest{Checks: "grading/checks.txtar", Grading: "grading/*.txtar", Ready: Readiness{Kind: "stderr", Pattern: "ready"}}
+	fields := m.fields()
 	seen := map[string]bool{}
 	for _, kv := range KeyValues(data) {
-		i, key, val := kv.Line-1, kv.Key, kv.Value
-		if !kv.OK || val == "" {
-			return nil, fmt.Errorf("line %d: want \"key: value\", got %q", i+1, kv.Text)
+		if !kv.OK || kv.Value == "" {
+			return nil, fmt.Errorf("line %d: want \"key: value\", got %q", kv.Line, kv.Text)
 		}
-		if seen[key] {
-			return nil, fmt.Errorf("line %d: %s is given twice", i+1, key)
+		if seen[kv.Key] {
+			return nil, fmt.Errorf("line %d: %s is given twice", kv.Line, kv.Key)
 		}
-		seen[key] = true
-		switch key {
-		case "number":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 || n > 99 {
-				return nil, fmt.Errorf("line %d: number %q is not a whole number from 1 to 99", i+1, val)
-			}
-			m.Number = n
-		case "title":
-			m.Title = val
-		case "subject":
-			if val != "server" && val != "client" {
-				return nil, fmt.Errorf("line %d: subject %q: want server or client", i+1, val)
-			}
-			m.Subject = val
-		case "server":
-			m.Server = val
-		case "client":
-			m.Client = val
-		case "servers":
-			m.Servers = strings.Fields(val)
-		case "ready":
-			r, err := parseReady(val)
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %w", i+1, err)
-			}
-			m.Ready = r
-		case "run":
-			m.Run = val
-		case "checks":
-			m.Checks = val
-		case "grading":
-			m.Grading = val
-		case "model":
-			m.Model = val
-		default:
-			return nil, fmt.Errorf("line %d: unknown key %q (want number, title, subject, server, client, servers, ready, run, checks, grading, model)", i+1, key)
+		seen[kv.Key] = true
+		known, err := fields.Set(kv)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", kv.Line, err)
+		}
+		if !known {
+			return nil, fmt.Errorf("line %d: unknown key %q (want %s)", kv.Line, kv.Key, fields.Keys())
 		}
 	}
-	required := []string{"number", "title", "server"}
-	if m.Subject == "client" {
-		required = []string{"number", "title", "servers", "client"}
-	}
-	for _, k := range required {
+	for _, k := range []string{"number", "title", "subject"} {
 		if !seen[k] {
-			return nil, fmt.Errorf("the manifest has no %q line", k)
+			return nil, MissingLine(k)
 		}
 	}
 	for _, p := range []string{m.Run, m.Checks, m.Grading, m.Model} {
@@ -155,6 +125,54 @@ func ParseManifest(data []byte) (*Manifest, error) {
 		}
 	}
 	return m, nil
+}
+
+// isWord reports whether s may name a kind of lesson: one word in lower
+// case, a letter first, then letters, digits and hyphens.
+func isWord(s string) bool {
+	for i, r := range s {
+		if !(r >= 'a' && r <= 'z' || i > 0 && (r >= '0' && r <= '9' || r == '-')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// fields are the keys of m's manifest, in the order a message lists them,
+// each setting its part of m.
+func (m *Manifest) fields() Fields {
+	return Fields{
+		{Key: "number", Parse: func(kv KeyValue) error {
+			n, err := strconv.Atoi(kv.Value)
+			if err != nil || n < 1 || n > 99 {
+				return fmt.Errorf("number %q is not a whole number from 1 to 99", kv.Value)
+			}
+			m.Number = n
+			return nil
+		}},
+		{Key: "title", Text: &m.Title},
+		{Key: "subject", Parse: func(kv KeyValue) error {
+			if !isWord(kv.Value) {
+				return fmt.Errorf("subject %q is not a kind of lesson: name the kind in one word, in lower case (lessons/README.md lists the kinds)", kv.Value)
+			}
+			m.Subject = kv.Value
+			return nil
+		}},
+		{Key: "server", Text: &m.Server},
+		{Key: "client", Text: &m.Client},
+		{Key: "servers", Parse: func(kv KeyValue) error {
+			m.Servers = strings.Fields(kv.Value)
+			return nil
+		}},
+		{Key: "ready", Parse: func(kv KeyValue) (err error) {
+			m.Ready, err = parseReady(kv.Value)
+			return err
+		}},
+		{Key: "run", Text: &m.Run},
+		{Key: "checks", Text: &m.Checks},
+		{Key: "grading", Text: &m.Grading},
+		{Key: "model", Text: &m.Model},
+	}
 }
 
 func parseReady(val string) (Readiness, error) {

@@ -42,9 +42,10 @@ func TestBuiltInLessons(t *testing.T) {
 }
 
 // TestParseManifest checks the defaults and that a bad manifest is refused
-// with the line that is wrong.
+// with the line that is wrong. The subject is read as a word only: which
+// kinds there are, and which lines each needs, are the kinds' to say.
 func TestParseManifest(t *testing.T) {
-	m, err := ParseManifest([]byte("# a comment\nnumber: 7\ntitle: T\nserver: s\nready: none\n"))
+	m, err := ParseManifest([]byte("# a comment\nnumber: 7\ntitle: T\nsubject: server\nserver: s\nready: none\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,20 +53,28 @@ func TestParseManifest(t *testing.T) {
 	if !reflect.DeepEqual(*m, want) {
 		t.Errorf("got %+v, want %+v", *m, want)
 	}
-	for text, why := range map[string]string{
-		"title: T\nserver: s\n":                            `no "number"`,
-		"number: 0\ntitle: T\nserver: s\n":                 "from 1 to 99",
-		"number: 1\nnumber: 2\ntitle: T\nserver: s\n":      "line 2: number is given twice",
-		"number: 1\ntitle: T\nserver: s\ncolour: red\n":    `line 4: unknown key "colour"`,
-		"number: 1\ntitle: T\nsubject: client\n":           `no "servers"`,
-		"number: 1\ntitle: T\nsubject: both\n":             `want server or client`,
-		"number: 1\ntitle: T\nserver: s\nready: soon\n":    `want "stderr TEXT"`,
-		"number: 1\ntitle: T\nserver: s\nready: probe x\n": `want "stderr TEXT"`,
-		"number: 1\ntitle: T\nserver: s\nrun: ../x\n":      "not a path inside",
-		"number: 1\ntitle T\n":                             "line 2: want",
+	m, err = ParseManifest([]byte("number: 8\ntitle: T\nsubject: robot-2\nservers: a  b\n"))
+	if err != nil || m.Subject != "robot-2" || !reflect.DeepEqual(m.Servers, []string{"a", "b"}) || m.Server != "" {
+		t.Errorf("a kind the parser does not know: %+v, %v; want it read as it is", m, err)
+	}
+	for text, want := range map[string]string{
+		"title: T\nsubject: server\nserver: s\n":                       `the manifest has no "number" line`,
+		"number: 1\nsubject: server\n":                                 `the manifest has no "title" line`,
+		"number: 1\ntitle: T\nserver: s\n":                             `the manifest has no "subject" line`,
+		"number: 0\ntitle: T\nserver: s\n":                             `line 1: number "0" is not a whole number from 1 to 99`,
+		"number: 1\nnumber: 2\ntitle: T\nserver: s\n":                  "line 2: number is given twice",
+		"number: 1\ntitle: T\nserver: s\ncolour: red\n":                `line 4: unknown key "colour" (want number, title, subject, server, client, servers, ready, run, checks, grading, model)`,
+		"number: 1\ntitle: T\nsubject: two words\n":                    `line 3: subject "two words" is not a kind of lesson: name the kind in one word, in lower case (lessons/README.md lists the kinds)`,
+		"number: 1\ntitle: T\nsubject: Server\n":                       `line 3: subject "Server" is not a kind of lesson: name the kind in one word, in lower case (lessons/README.md lists the kinds)`,
+		"number: 1\ntitle: T\nsubject: -x\n":                           `line 3: subject "-x" is not a kind of lesson: name the kind in one word, in lower case (lessons/README.md lists the kinds)`,
+		"number: 1\ntitle: T\nserver: s\nready: soon\n":                `line 4: ready "soon": want "stderr TEXT", "probe {REQUEST}" or "none"`,
+		"number: 1\ntitle: T\nserver: s\nready: probe x\n":             `line 4: ready "probe x": want "stderr TEXT", "probe {REQUEST}" or "none"`,
+		"number: 1\ntitle: T\nsubject: server\nserver: s\nrun: ../x\n": `"../x" is not a path inside the lesson's folder`,
+		"number: 1\ntitle T\n":                                         `line 2: want "key: value", got "title T"`,
+		"number: 1\ntitle:\n":                                          `line 2: want "key: value", got "title:"`,
 	} {
-		if _, err := ParseManifest([]byte(text)); err == nil || !strings.Contains(err.Error(), why) {
-			t.Errorf("%q: error %v, want one saying %q", text, err, why)
+		if _, err := ParseManifest([]byte(text)); err == nil || err.Error() != want {
+			t.Errorf("%q: error %v, want %q", text, err, want)
 		}
 	}
 }
@@ -74,7 +83,7 @@ func TestParseManifest(t *testing.T) {
 // lab grade --lesson-dir does.
 func TestReadManifest(t *testing.T) {
 	fsys := fstest.MapFS{
-		"lesson.txt":             {Data: []byte("number: 3\ntitle: T\nserver: s\nready: probe {\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"ping\"}\ngrading: cases/*.txtar\nchecks: cases/all-checks.txtar\n")},
+		"lesson.txt":             {Data: []byte("number: 3\ntitle: T\nsubject: server\nserver: s\nready: probe {\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"ping\"}\ngrading: cases/*.txtar\nchecks: cases/all-checks.txtar\n")},
 		"cases/a.txtar":          {},
 		"cases/b.txtar":          {},
 		"cases/all-checks.txtar": {},

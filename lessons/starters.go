@@ -6,8 +6,6 @@ import (
 	"path"
 	"sort"
 	"strings"
-
-	"github.com/mcplab/mcplab/lab/scenario"
 )
 
 // The starters cannot be embedded from their folders: a Go starter is a
@@ -34,16 +32,16 @@ type StarterFile struct {
 // Starter returns the files of the lesson's starter in lang, sorted by
 // name, or an error naming the languages the lesson has starters in.
 func (m *Manifest) Starter(lang string) ([]StarterFile, error) {
-	files, err := scenario.ParseArchive(startersArchive)
+	files, err := m.starterFiles()
 	if err != nil {
-		return nil, fmt.Errorf("the lab's starters archive: %w", err)
+		return nil, err
 	}
 	prefix := path.Join(m.Dir, "starter", lang) + "/"
 	var out []StarterFile
 	have := map[string]bool{}
 	for _, f := range files {
-		if strings.HasPrefix(f.Name, path.Join(m.Dir, "starter")+"/") {
-			have[strings.SplitN(strings.TrimPrefix(f.Name, m.Dir+"/starter/"), "/", 2)[0]] = true
+		if rest, ok := strings.CutPrefix(f.Name, path.Join(m.Dir, "starter")+"/"); ok {
+			have[strings.SplitN(rest, "/", 2)[0]] = true
 		}
 		if name, ok := strings.CutPrefix(f.Name, prefix); ok {
 			out = append(out, StarterFile{Name: name, Data: f.Data})

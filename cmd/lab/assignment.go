@@ -25,6 +25,7 @@ const modulePath = "github.com/mcplab/mcplab"
 func assignmentCmd(_ context.Context, e *env, args []string) (int, error) {
 	fs := newFlags("assignment", assignmentUsage, e.stderr)
 	lesson := fs.Int("lesson", 1, "the lesson whose starter to hand out")
+	lessonDir := fs.String("lesson-dir", "", "hand out the lesson in this folder (its lesson.txt says it is lesson -lesson; its starter is in starter/LANG) instead of the built-in one")
 	lang := fs.String("lang", "", "the starter's language: "+strings.Join(lessons.StarterLanguages(), ", "))
 	labVersion := fs.String("lab-version", "", "the lab CI installs: a release such as v1.2.3 or a commit's pseudo-version (default: exactly this lab)")
 	timeScale := fs.Float64("time-scale", 2, "CI's deadline multiplier (shared runners are slower than a laptop)")
@@ -51,9 +52,12 @@ func assignmentCmd(_ context.Context, e *env, args []string) (int, error) {
 	} else if !moduleVersion.MatchString(v) {
 		return exitCannot, usagef("-lab-version %q is not a version go install can fetch: a release such as v1.2.3, or a commit's pseudo-version such as v0.0.0-20261201110831-9e51dd326eb3", v)
 	}
-	m, err := lessons.Get(*lesson)
+	m, err := kinds.Find(*lesson, dirFS(*lessonDir))
 	if err != nil {
 		return exitCannot, usageError{err.Error()}
+	}
+	if *lessonDir != "" && m.BuiltIn() {
+		return exitCannot, usagef("-lesson-dir %s has no %s: lab assignment hands out a lesson folder with a manifest of its own (leave -lesson-dir out to hand out built-in lesson %d)", *lessonDir, lessons.ManifestFile, m.Number)
 	}
 	files, err := assignmentFiles(m, *lang, v, *timeScale)
 	if err != nil {
@@ -63,6 +67,9 @@ func assignmentCmd(_ context.Context, e *env, args []string) (int, error) {
 		return exitCannot, err
 	}
 	fmt.Fprintf(e.stderr, "lab assignment: lesson %d (%s), %s starter, grading with lab %s%s, written to %s\n", m.Number, m.Title, *lang, v, note, rest[0])
+	if !m.BuiltIn() {
+		fmt.Fprintf(e.stderr, "lab assignment: CI grades with the copy of the lesson's files in %s/, which the student can change: record the marks of lab grade-class --lesson-dir %s\n", kitLessonDir, *lessonDir)
+	}
 	return exitOK, nil
 }
 
@@ -92,70 +99,9 @@ type newFile struct {
 	exec bool
 }
 
-// langSetup says how a starter in one language is built and started.
-type langSetup struct {
-	build string // the build script's body, "" for none
-	run   string // the run script's body
-	needs string // what the server needs, for the README
-	main  string // the file the student edits
-}
-
-// setups say how each program a student may write (see grading.Kind's
-// Program) is built and started, by language.
-func setups() map[string]func(lang string) langSetup {
-	return map[string]func(lang string) langSetup{"server": serverSetupFor, "client": clientSetupFor}
-}
-
-// serverSetupFor is how a starter server in lang is built and started, on
-// stdio.
-func serverSetupFor(lang string) langSetup {
-	switch lang {
-	case "go":
-		return langSetup{
-			build: goBuildScript("server"),
-			run: `# Start the server ./build compiled, on stdio.
-: "${LAB_WORK:?LAB_WORK must name the folder ./build wrote the server to}"
-exec "$LAB_WORK/server"
-`,
-			needs: "Go", main: "main.go",
-		}
-	case "python":
-		return langSetup{run: "# Start the server on stdio.\nexec python3 \"$(dirname \"$0\")/server.py\"\n", needs: "Python 3", main: "server.py"}
-	default:
-		return langSetup{run: "# Start the server on stdio.\nexec node \"$(dirname \"$0\")/server.js\"\n", needs: "Node", main: "server.js"}
-	}
-}
-
-// goBuildScript is a Go starter's build step: it compiles the program
-// ("server" or "client") into $LAB_WORK, under that name.
-func goBuildScript(program string) string {
-	return strings.ReplaceAll(`# Build step, run once before grading: compile the PROGRAM into $LAB_WORK.
-set -eu
-: "${LAB_WORK:?LAB_WORK must name a folder to build the PROGRAM into}"
-cd "$(dirname "$0")"
-exec go build -o "$LAB_WORK/PROGRAM" .
-`, "PROGRAM", program)
-}
-
-// clientSetupFor is serverSetupFor for a lesson that grades a client: the grader
-// starts it with --config PATH, which run passes on.
-func clientSetupFor(lang string) langSetup {
-	const start = "# Start the client. The grader adds --config PATH (the servers to use), passed on here.\n"
-	switch lang {
-	case "go":
-		return langSetup{
-			build: goBuildScript("client"),
-			run: start + `: "${LAB_WORK:?LAB_WORK must name the folder ./build wrote the client to}"
-exec "$LAB_WORK/client" "$@"
-`,
-			needs: "Go", main: "main.go",
-		}
-	case "python":
-		return langSetup{run: start + "exec python3 \"$(dirname \"$0\")/client.py\" \"$@\"\n", needs: "Python 3", main: "client.py"}
-	default:
-		return langSetup{run: start + "exec node \"$(dirname \"$0\")/client.js\" \"$@\"\n", needs: "Node", main: "client.js"}
-	}
-}
+// kitLessonDir is the folder of a student repository that holds the
+// grading files of a lesson that is not built into the lab, for CI.
+const kitLessonDir = "lesson"
 
 // assignmentFiles returns every file of the student repository.
 func assignmentFiles(m *lessons.Manifest, lang, labVersion string, timeScale float64) ([]newFile, error) {
@@ -163,15 +109,11 @@ func assignmentFiles(m *lessons.Manifest, lang, labVersion string, timeScale flo
 	if err != nil {
 		return nil, err
 	}
-	program, err := kinds.Program(m)
+	kind, err := kinds.For(m)
 	if err != nil {
 		return nil, err
 	}
-	setup, ok := setups()[program]
-	if !ok {
-		return nil, fmt.Errorf("lesson %d: the lab has no starter setup for a %s", m.Number, program)
-	}
-	ls := setup(lang)
+	ls := kind.Setup(lang)
 	var out []newFile
 	hasMain := false
 	for _, f := range starter {
@@ -179,20 +121,30 @@ func assignmentFiles(m *lessons.Manifest, lang, labVersion string, timeScale flo
 		if name == "README.md" {
 			name = "STARTER.md"
 		}
-		if name == ls.main {
+		if name == ls.Main {
 			hasMain = true
 		}
 		out = append(out, newFile{name: name, data: f.Data})
 	}
 	if !hasMain {
-		return nil, fmt.Errorf("lesson %d's %s starter has no %s", m.Number, lang, ls.main)
+		return nil, fmt.Errorf("lesson %d's %s starter has no %s", m.Number, lang, ls.Main)
 	}
-	if ls.build != "" {
-		out = append(out, newFile{name: "build", data: []byte("#!/bin/sh\n" + ls.build), exec: true})
+	if ls.Build != "" {
+		out = append(out, newFile{name: "build", data: []byte("#!/bin/sh\n" + ls.Build), exec: true})
 	}
-	out = append(out, newFile{name: "run", data: []byte("#!/bin/sh\n" + ls.run), exec: true})
+	out = append(out, newFile{name: "run", data: []byte("#!/bin/sh\n" + ls.Run), exec: true})
+	lessonFiles, err := m.GradingFiles()
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range lessonFiles {
+		out = append(out, newFile{name: path.Join(kitLessonDir, f.Name), data: f.Data})
+	}
 	p := ciParams{Lesson: m.Number, Title: m.Title, Lang: lang, Version: labVersion, Go: goSeries(),
-		Scale: fmt.Sprintf("%g", timeScale), Build: ls.build != "", Main: ls.main, Needs: ls.needs, Program: program}
+		Scale: fmt.Sprintf("%g", timeScale), Build: ls.Build != "", Main: ls.Main, Needs: ls.Needs, Program: kind.Program(), RunNote: ls.RunNote}
+	if len(lessonFiles) > 0 {
+		p.LessonDir = kitLessonDir
+	}
 	out = append(out,
 		newFile{name: "README.md", data: []byte(studentReadme(p))},
 		newFile{name: ".github/workflows/grade.yml", data: []byte(githubWorkflow(p))},

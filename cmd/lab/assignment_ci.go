@@ -17,6 +17,20 @@ type ciParams struct {
 	Main    string // the file the student edits
 	Needs   string
 	Program string // what the student writes: "server" or "client"
+	RunNote string // what the README says run does (grading.Setup's RunNote)
+	// LessonDir is the folder of the repository that holds the lesson's
+	// grading files, for a lesson that is not built into the lab; "" for
+	// a built-in one.
+	LessonDir string
+}
+
+// lessonFlag is the flag that grades with the repository's copy of the
+// lesson, " --lesson-dir DIR", or "" for a built-in lesson.
+func (p ciParams) lessonFlag() string {
+	if p.LessonDir == "" {
+		return ""
+	}
+	return " --lesson-dir " + p.LessonDir
 }
 
 // gradeCommands are the shell lines of the grading step, the same in both
@@ -32,7 +46,7 @@ func (p ciParams) gradeCommands(format, out string) []string {
 			lines = append(lines, `./build || { echo "`+msg+`"; exit 2; }`)
 		}
 	}
-	g := `lab grade --lesson "$LAB_LESSON" --time-scale "$LAB_TIME_SCALE" --format ` + format
+	g := `lab grade --lesson "$LAB_LESSON"` + p.lessonFlag() + ` --time-scale "$LAB_TIME_SCALE" --format ` + format
 	if out != "" {
 		g += " --out " + out
 	}
@@ -162,12 +176,8 @@ Then, from this folder:
 	if p.Build {
 		b.WriteString("./build\n")
 	}
-	fmt.Fprintf(&b, "lab grade --lesson %d -- ./run\n```\n\n", p.Lesson)
-	if p.Program == "client" {
-		b.WriteString("`run` starts your client, the way the grader starts it (the grader adds `--config PATH`)")
-	} else {
-		b.WriteString("`run` starts your server on stdio, the way the grader starts it")
-	}
+	fmt.Fprintf(&b, "lab grade --lesson %d%s -- ./run\n```\n\n", p.Lesson, p.lessonFlag())
+	b.WriteString(p.RunNote)
 	if p.Build {
 		b.WriteString("; `build` compiles it into `$LAB_WORK` first. Run `./build` again after each change")
 	}

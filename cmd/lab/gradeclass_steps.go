@@ -43,7 +43,7 @@ func (r *classRun) find() error {
 	if c.lessonDir != "" {
 		r.lessonFS = os.DirFS(c.lessonDir)
 	}
-	manifest, err := lessons.Find(c.lesson, r.lessonFS)
+	manifest, err := kinds.Find(c.lesson, r.lessonFS)
 	if err != nil {
 		return usageError{err.Error()}
 	}

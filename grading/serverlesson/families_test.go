@@ -127,7 +127,7 @@ func TestServedChecksNameTheirFaults(t *testing.T) {
 // manifest, and refuses one that is another lesson.
 func TestLessonDirManifest(t *testing.T) {
 	dir := fstest.MapFS{
-		"lesson.txt":       {Data: []byte("number: 1\ntitle: T\nserver: reader\nready: none\nchecks: cases/list.txtar\ngrading: cases/*.txtar\n")},
+		"lesson.txt":       {Data: []byte("number: 1\ntitle: T\nsubject: server\nserver: reader\nready: none\nchecks: cases/list.txtar\ngrading: cases/*.txtar\n")},
 		"cases/list.txtar": {Data: []byte("-- methods.ping --\ntitle: ping answers\npoints: 1\n")},
 		"cases/one.txtar":  {Data: []byte("-- steps --\nat 0ms send p\n-- p --\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n-- expect --\nmethods.ping {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n")},
 	}

@@ -180,7 +180,7 @@ func TestHelpdeskAnswerLinesRefused(t *testing.T) {
 	}
 	for line, want := range cases {
 		dir := fstest.MapFS{
-			"lesson.txt":       {Data: []byte("number: 1\ntitle: T\nserver: reader\nready: none\nchecks: cases/list.txtar\ngrading: cases/*.txtar\n")},
+			"lesson.txt":       {Data: []byte("number: 1\ntitle: T\nsubject: server\nserver: reader\nready: none\nchecks: cases/list.txtar\ngrading: cases/*.txtar\n")},
 			"cases/list.txtar": {Data: []byte(checks)},
 			"cases/one.txtar":  {Data: []byte(head + line + "\n")},
 		}

@@ -20,7 +20,7 @@ import (
 // evidence sits behind a line that can end a server, or is sent before it
 // without being awaited, and names the file, the lines and the check.
 func TestLoaderRefusesHiddenEvidence(t *testing.T) {
-	const manifest = "number: 1\ntitle: T\nserver: reader\nready: none\nchecks: cases/list.txtar\ngrading: cases/*.txtar\n"
+	const manifest = "number: 1\ntitle: T\nsubject: server\nserver: reader\nready: none\nchecks: cases/list.txtar\ngrading: cases/*.txtar\n"
 	const tagged = "-- methods.ping --\ntitle: ping answers\npoints: 1\n-- errors.parse --\ntitle: parse\npoints: 1\n"
 	const checks = tagged + "-- answers.once --\ntitle: once\npoints: 1\njudge: answers-once\n-- ids.exact --\ntitle: ids\npoints: 1\njudge: ids-exact\n"
 	const ping = `{"jsonrpc":"2.0","id":1,"method":"ping"}`

@@ -78,7 +78,7 @@ func TestCheckCatalogueErrors(t *testing.T) {
 		}
 	}
 	dir := fstest.MapFS{
-		"lesson.txt":       {Data: []byte("number: 9\ntitle: T\nserver: reader\nready: none\nchecks: cases/list.txtar\ngrading: cases/*.txtar\n")},
+		"lesson.txt":       {Data: []byte("number: 9\ntitle: T\nsubject: server\nserver: reader\nready: none\nchecks: cases/list.txtar\ngrading: cases/*.txtar\n")},
 		"cases/list.txtar": {Data: []byte("-- ids --\ntitle: ids\npoints: 1\njudge: exact-ids\n")},
 		"cases/one.txtar":  {Data: []byte("-- steps --\nat 0ms send p\n-- p --\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n")},
 	}

@@ -6,9 +6,7 @@ package kinds
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
-	"strings"
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/clientlesson"
@@ -39,10 +37,9 @@ func Grade(ctx context.Context, opts grading.Options) (*grading.Result, error) {
 // Program says what a student writes for the lesson m names: "server" or
 // "client" (see grading.Kind).
 func Program(m *lessons.Manifest) (string, error) {
-	k := Builtin()
-	kind, ok := k.Lookup(m.Subject)
-	if !ok {
-		return "", fmt.Errorf("lesson %d: subject %q: the lab knows no lesson of that kind (it knows %s)", m.Number, m.Subject, strings.Join(k.Names(), ", "))
+	kind, err := For(m)
+	if err != nil {
+		return "", err
 	}
 	return kind.Program(), nil
 }

@@ -1,0 +1,58 @@
+package kinds
+
+import (
+	"testing"
+	"testing/fstest"
+
+	"github.com/mcplab/mcplab/lessons"
+)
+
+// TestForChecksTheManifest checks each kind refuses a manifest without the
+// lines it needs, with the manifest's file and the line, and that an
+// unknown subject is refused with the kinds there are.
+func TestForChecksTheManifest(t *testing.T) {
+	for text, want := range map[string]string{
+		"number: 9\ntitle: T\nsubject: server\n":                             `lesson.txt: the manifest has no "server" line`,
+		"number: 9\ntitle: T\nsubject: client\nclient: host\n":               `lesson.txt: the manifest has no "servers" line`,
+		"number: 9\ntitle: T\nsubject: client\nservers: notes\n":             `lesson.txt: the manifest has no "client" line`,
+		"number: 9\ntitle: T\nsubject: client\n":                             `lesson.txt: the manifest has no "servers" line`,
+		"number: 9\ntitle: T\nsubject: robot\nserver: reader\n":              `lesson 9: subject "robot": the lab knows no lesson of that kind (it knows client, server)`,
+		"number: 9\ntitle: T\nsubject: server\nserver: reader\n":             "",
+		"number: 9\ntitle: T\nsubject: client\nclient: host\nservers: a b\n": "",
+	} {
+		m, err := lessons.ReadManifest(fstest.MapFS{"lesson.txt": {Data: []byte(text)}}, ".")
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		_, err = For(m)
+		if got := errText(err); got != want {
+			t.Errorf("%q: error %q, want %q", text, got, want)
+		}
+	}
+}
+
+// TestFind checks Find refuses a folder whose manifest its kind refuses,
+// as lab grade-class --lesson-dir does before anything else, and finds the
+// built-in lessons.
+func TestFind(t *testing.T) {
+	dir := fstest.MapFS{"lesson.txt": {Data: []byte("number: 9\ntitle: T\nsubject: server\nready: none\n")}}
+	if _, err := Find(9, dir); errText(err) != `lesson.txt: the manifest has no "server" line` {
+		t.Errorf("Find of a server lesson without a server: %v", err)
+	}
+	for n, want := range map[int]string{1: "server", 2: "server", 3: "client"} {
+		m, err := Find(n, nil)
+		if err != nil || m.Number != n {
+			t.Fatalf("Find(%d): %+v, %v", n, m, err)
+		}
+		if p, err := Program(m); err != nil || p != want {
+			t.Errorf("Program of lesson %d: %q, %v; want %q", n, p, err, want)
+		}
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
