@@ -26,16 +26,8 @@ func TestFolderStarter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := m.Starter("python")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, f := range files {
-		got = append(got, f.Name+"="+string(f.Data))
-	}
-	if want := "README.md=# Starter\n lib/util.py=x = 1\n server.py=print('hi')\n"; strings.Join(got, " ") != want {
-		t.Errorf("python starter %q, want %q", strings.Join(got, " "), want)
+	if got, want := listFiles(m.Starter("python")), "README.md=# Starter\n lib/util.py=x = 1\n server.py=print('hi')\n"; got != want {
+		t.Errorf("python starter %q, want %q", got, want)
 	}
 	for name, c := range map[string]struct {
 		dir  fstest.MapFS
@@ -86,16 +78,8 @@ func TestGradingFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := m.GradingFiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, f := range files {
-		got = append(got, f.Name+"="+string(f.Data))
-	}
-	if want := "data/tickets.json=[]\n grading/a.txtar=a\n lesson.txt=number: 42\ntitle: T\nsubject: server\nserver: reader\n"; strings.Join(got, " ") != want {
-		t.Errorf("grading files %q, want %q", strings.Join(got, " "), want)
+	if got, want := listFiles(m.GradingFiles()), "data/tickets.json=[]\n grading/a.txtar=a\n lesson.txt=number: 42\ntitle: T\nsubject: server\nserver: reader\n"; got != want {
+		t.Errorf("grading files %q, want %q", got, want)
 	}
 	if m.BuiltIn() {
 		t.Error("a folder on disk is taken for a built-in lesson")
@@ -107,4 +91,17 @@ func TestGradingFiles(t *testing.T) {
 	if files, err := one.GradingFiles(); err != nil || files != nil || !one.BuiltIn() {
 		t.Errorf("lesson 1's grading files: %v, %v; want none: the lab holds them", files, err)
 	}
+}
+
+// listFiles is files as "NAME=DATA NAME=DATA", in their order, or the
+// error that came instead.
+func listFiles(files []StarterFile, err error) string {
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	var out []string
+	for _, f := range files {
+		out = append(out, f.Name+"="+string(f.Data))
+	}
+	return strings.Join(out, " ")
 }

@@ -41,24 +41,7 @@ func TestAssignmentLessonDir(t *testing.T) {
 	if code != exitOK || stdout != "" || errOut != want {
 		t.Fatalf("lab assignment --lesson-dir: exit %d, stdout %q, stderr %q; want exit 0 and %q", code, stdout, errOut, want)
 	}
-	files := map[string]string{}
-	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(out, p)
-		files[filepath.ToSlash(rel)] = string(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	files, names := readKit(t, out)
 	if got, want := strings.Join(names, " "), ".github/workflows/grade.yml .gitlab-ci.yml README.md STARTER.md lesson/grading/01-requests.txtar lesson/grading/02-not-json.txtar lesson/grading/checks.txtar lesson/lesson.txt lesson/scenario.txtar run server.py"; got != want {
 		t.Errorf("the kit holds %s, want %s", got, want)
 	}
@@ -119,4 +102,29 @@ func TestAssignmentLessonDir(t *testing.T) {
 			t.Errorf("lab %q left %s behind", args, refused)
 		}
 	}
+}
+
+// readKit reads every file of the kit in dir, by its slash path inside
+// it, and lists their names, sorted.
+func readKit(t *testing.T, dir string) (map[string]string, []string) {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return files, names
 }
