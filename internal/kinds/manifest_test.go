@@ -9,7 +9,8 @@ import (
 
 // TestForChecksTheManifest checks each kind refuses a manifest without the
 // lines it needs, with the manifest's file and the line, and that an
-// unknown subject is refused with the kinds there are.
+// unknown subject is refused with the kinds there are: through For, and
+// through Player and Program, which ask For.
 func TestForChecksTheManifest(t *testing.T) {
 	for text, want := range map[string]string{
 		"number: 9\ntitle: T\nsubject: server\n":                             `lesson.txt: the manifest has no "server" line`,
@@ -27,6 +28,13 @@ func TestForChecksTheManifest(t *testing.T) {
 		_, err = For(m)
 		if got := errText(err); got != want {
 			t.Errorf("%q: error %q, want %q", text, got, want)
+		}
+		// lab run and lab assignment ask through these, and refuse alike.
+		if _, err := Player(m); errText(err) != want {
+			t.Errorf("%q: Player's error %v, want %q", text, err, want)
+		}
+		if _, err := Program(m); errText(err) != want {
+			t.Errorf("%q: Program's error %v, want %q", text, err, want)
 		}
 	}
 }
