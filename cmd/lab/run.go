@@ -28,7 +28,7 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitCannot, err
 	}
-	lesson, err := lessons.Find(*lessonNum, dirFS(*lessonDir))
+	lesson, err := kinds.Find(*lessonNum, dirFS(*lessonDir))
 	if err != nil {
 		return exitCannot, usageError{err.Error()}
 	}
