@@ -74,7 +74,7 @@ func BoundTranscript(events []Event) []Event {
 			total+min(size, EventTextMax) > TranscriptMax || totalEvents >= TranscriptEventsTotalMax {
 			if t.note < 0 {
 				t.note = len(out)
-				out = append(out, Event{Scenario: e.Scenario, Kind: EventNote})
+				out = append(out, Event{Scenario: e.Scenario, Kind: event.Note})
 			}
 			t.dropped++
 			t.droppedBytes += int64(size)

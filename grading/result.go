@@ -35,20 +35,6 @@ type CheckResult struct {
 	Fix  string `json:"fix,omitempty"`
 }
 
-// EventKind says what an Event of a transcript is: a kind of the lab's
-// one set (lab/event), the words the scripted client and the rig use.
-type EventKind = event.Kind
-
-// The kinds of transcript event.
-const (
-	EventSend   = event.Send   // a chunk written to the server's stdin
-	EventAnswer = event.Answer // a line the server wrote to stdout
-	EventStderr = event.Stderr // a line the server wrote to stderr
-	EventClose  = event.Close  // the grader closed the server's stdin
-	EventExit   = event.Exit   // the server process ended
-	EventNote   = event.Note   // something the grader observed (a timeout, a cap)
-)
-
 // Event is one timed happening of a graded run: the lab's event record
 // (lab/event), which lab run shows without a grader.
 type Event = event.Event
@@ -134,11 +120,3 @@ type AssertedOrder struct {
 	Then   string   `json:"then"`
 	Checks []string `json:"checks"`
 }
-
-// The transcript kinds of the traffic between a client and the servers the
-// lab plays for it.
-const (
-	EventToServer   = event.ToServer   // a message the client sent a server
-	EventFromServer = event.FromServer // a message a server sent the client
-	EventRig        = event.Rig        // a server started or ended, a call held or cut
-)

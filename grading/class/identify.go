@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // Bounds on reading a submission's files on the host, before any sandbox:
@@ -399,9 +400,9 @@ func clientSide(events []grading.Event) []string {
 	traffic := false
 	for _, e := range events {
 		switch e.Kind {
-		case grading.EventToServer:
+		case event.ToServer:
 			traffic = true
-		case grading.EventAnswer:
+		case event.Answer:
 		default:
 			continue
 		}

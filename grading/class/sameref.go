@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // digits matches a run of decimal digits.
@@ -43,9 +44,9 @@ func serverSide(events []grading.Event) []string {
 	signalled := map[string]bool{} // scenarios whose server was ended by a signal
 	for _, e := range events {
 		switch e.Kind {
-		case grading.EventToServer:
+		case event.ToServer:
 			return nil
-		case grading.EventExit:
+		case event.Exit:
 			if strings.HasPrefix(e.Text, "was ended by signal") {
 				signalled[e.Scenario] = true
 			}
@@ -56,14 +57,14 @@ func serverSide(events []grading.Event) []string {
 	for _, e := range events {
 		text := e.Text
 		switch e.Kind {
-		case grading.EventAnswer:
+		case event.Answer:
 			answered = true
-		case grading.EventStderr:
+		case event.Stderr:
 			if signalled[e.Scenario] {
 				continue
 			}
 			text = digits.ReplaceAllString(text, "N")
-		case grading.EventExit:
+		case event.Exit:
 			text = digits.ReplaceAllString(text, "N")
 		default:
 			continue

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // TestSameTranscriptStreams: two runs of one server whose streams
@@ -13,37 +14,37 @@ import (
 // same run; one other answer byte, one other log line where it ended by
 // itself, or another exit is not.
 func TestSameTranscriptStreams(t *testing.T) {
-	ev := func(sc string, kind grading.EventKind, text string) grading.Event {
+	ev := func(sc string, kind event.Kind, text string) grading.Event {
 		return grading.Event{Scenario: sc, Kind: kind, Text: text}
 	}
 	a := []grading.Event{
-		ev("01", grading.EventSend, `{"id":1}`),
-		ev("01", grading.EventStderr, "log: ready"),
-		ev("01", grading.EventStderr, "log: got wait id=1"),
-		ev("01", grading.EventStderr, "log: got ping id=2"),
-		ev("01", grading.EventAnswer, `{"id":2,"result":{}}`),
-		ev("01", grading.EventAnswer, `{"id":1,"result":{"waited":80}}`),
-		ev("01", grading.EventClose, "stdin closed"),
-		ev("01", grading.EventStderr, "log: input closed; answering the 0 request(s) still in flight"),
-		ev("01", grading.EventExit, "exited with status 0"),
-		ev("02", grading.EventStderr, "log: ready"),
-		ev("02", grading.EventStderr, "log: got wait id=2"),
-		ev("02", grading.EventAnswer, `{"id":2,"result":{"waited":0}}`),
-		ev("02", grading.EventNote, "the scenario ends here; the client stopped the server"),
-		ev("02", grading.EventExit, "was ended by signal killed"),
+		ev("01", event.Send, `{"id":1}`),
+		ev("01", event.Stderr, "log: ready"),
+		ev("01", event.Stderr, "log: got wait id=1"),
+		ev("01", event.Stderr, "log: got ping id=2"),
+		ev("01", event.Answer, `{"id":2,"result":{}}`),
+		ev("01", event.Answer, `{"id":1,"result":{"waited":80}}`),
+		ev("01", event.Close, "stdin closed"),
+		ev("01", event.Stderr, "log: input closed; answering the 0 request(s) still in flight"),
+		ev("01", event.Exit, "exited with status 0"),
+		ev("02", event.Stderr, "log: ready"),
+		ev("02", event.Stderr, "log: got wait id=2"),
+		ev("02", event.Answer, `{"id":2,"result":{"waited":0}}`),
+		ev("02", event.Note, "the scenario ends here; the client stopped the server"),
+		ev("02", event.Exit, "was ended by signal killed"),
 	}
 	b := []grading.Event{
-		ev("01", grading.EventStderr, "log: ready"),
-		ev("01", grading.EventSend, `{"id":1}`),
-		ev("01", grading.EventAnswer, `{"id":1,"result":{"waited":80}}`),
-		ev("01", grading.EventStderr, "log: got ping id=2"),
-		ev("01", grading.EventAnswer, `{"id":2,"result":{}}`),
-		ev("01", grading.EventClose, "stdin closed"),
-		ev("01", grading.EventStderr, "log: got wait id=1"), // read after the close, under load
-		ev("01", grading.EventStderr, "log: input closed; answering the 1 request(s) still in flight"),
-		ev("01", grading.EventExit, "exited with status 0"),
-		ev("02", grading.EventAnswer, `{"id":2,"result":{"waited":0}}`),
-		ev("02", grading.EventExit, "was ended by signal killed"), // its log cut by the kill
+		ev("01", event.Stderr, "log: ready"),
+		ev("01", event.Send, `{"id":1}`),
+		ev("01", event.Answer, `{"id":1,"result":{"waited":80}}`),
+		ev("01", event.Stderr, "log: got ping id=2"),
+		ev("01", event.Answer, `{"id":2,"result":{}}`),
+		ev("01", event.Close, "stdin closed"),
+		ev("01", event.Stderr, "log: got wait id=1"), // read after the close, under load
+		ev("01", event.Stderr, "log: input closed; answering the 1 request(s) still in flight"),
+		ev("01", event.Exit, "exited with status 0"),
+		ev("02", event.Answer, `{"id":2,"result":{"waited":0}}`),
+		ev("02", event.Exit, "was ended by signal killed"), // its log cut by the kill
 	}
 	if !sameTranscript(a, b) {
 		t.Errorf("two runs of one server, timed otherwise, are not the same run:\n%q\n%q", serverSide(a), serverSide(b))
@@ -67,7 +68,7 @@ func TestSameTranscriptStreams(t *testing.T) {
 	if sameTranscript(a[9:10], a[9:10]) || sameTranscript(nil, nil) {
 		t.Errorf("a run with no answer is the same as the reference")
 	}
-	client := append([]grading.Event{ev("01", grading.EventToServer, `notes#1 {"id":1}`)}, a...)
+	client := append([]grading.Event{ev("01", event.ToServer, `notes#1 {"id":1}`)}, a...)
 	if sameTranscript(client, client) {
 		t.Errorf("a client lesson's run is compared as a server's")
 	}

@@ -5,6 +5,7 @@ import (
 	"syscall"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
 )
 
@@ -20,7 +21,7 @@ func explainExec(res *grading.Result, run string) *grading.Result {
 	}
 	mark := "exec " + run + " failed: "
 	for _, ev := range res.Transcript {
-		if ev.Kind != grading.EventStderr || !strings.Contains(ev.Text, mark) {
+		if ev.Kind != event.Stderr || !strings.Contains(ev.Text, mark) {
 			continue
 		}
 		var errno syscall.Errno

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // A test's output is at most 500 characters, cut with the note Exercism's
@@ -108,7 +109,7 @@ func testCode(c grading.CheckResult) string {
 func exercismOutput(r *grading.Result) string {
 	var b strings.Builder
 	for _, e := range r.Transcript {
-		if e.Kind == grading.EventStderr {
+		if e.Kind == event.Stderr {
 			b.WriteString(oneLine(e.Text, " ") + "\n")
 		}
 	}

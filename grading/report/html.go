@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // The HTML report is one self-contained file: the CSS and the SVG pictures
@@ -115,7 +116,7 @@ func gradePage(r *grading.Result) *htmlPage {
 		}
 	}
 	wrong := func(e grading.Event) string {
-		if e.Kind == grading.EventAnswer && !parseMessage(e.Text).object && !p.Client {
+		if e.Kind == event.Answer && !parseMessage(e.Text).object && !p.Client {
 			return "this line on stdout is not a JSON-RPC message"
 		}
 		return ""

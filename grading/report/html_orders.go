@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -49,7 +50,7 @@ func ordersOf(orders []grading.AssertedOrder, name string) []grading.AssertedOrd
 func firstAnswers(events []grading.Event) map[string]int {
 	at := map[string]int{}
 	for ei, e := range events {
-		if e.Kind != grading.EventAnswer {
+		if e.Kind != event.Answer {
 			continue
 		}
 		msg := parseMessage(e.Text)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // assertedResult is a lesson-1 run of three scenarios that each assert the
@@ -34,13 +35,13 @@ func assertedResult() *grading.Result {
 		{"stopped", []grading.Event{{AtMS: 3, Text: answer(2, 0)}}},
 	} {
 		r.Transcript = append(r.Transcript,
-			grading.Event{Scenario: sc.name, AtMS: 0, Kind: grading.EventSend, Text: slow},
-			grading.Event{Scenario: sc.name, AtMS: 1, Kind: grading.EventSend, Text: fast})
+			grading.Event{Scenario: sc.name, AtMS: 0, Kind: event.Send, Text: slow},
+			grading.Event{Scenario: sc.name, AtMS: 1, Kind: event.Send, Text: fast})
 		for _, a := range sc.answers {
-			a.Scenario, a.Kind = sc.name, grading.EventAnswer
+			a.Scenario, a.Kind = sc.name, event.Answer
 			r.Transcript = append(r.Transcript, a)
 		}
-		r.Transcript = append(r.Transcript, grading.Event{Scenario: sc.name, AtMS: 160, Kind: grading.EventClose})
+		r.Transcript = append(r.Transcript, grading.Event{Scenario: sc.name, AtMS: 160, Kind: event.Close})
 		r.Orders = append(r.Orders, grading.AssertedOrder{Scenario: sc.name, First: "2", Then: "1", Checks: []string{"order.concurrent"}})
 	}
 	return r

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // marksOf lists the timeline marks of a page: their anchor, scenario
@@ -211,7 +212,7 @@ func TestHTMLMemory(t *testing.T) {
 		Outcome: grading.Outcome{Kind: grading.OutcomeWrongAnswers},
 		Checks:  []grading.CheckResult{{ID: "answers", Title: "t", Status: grading.StatusFail, MaxPoints: 1, Message: "In scenario s0, it failed", Actual: line}}}
 	for i := range grading.TranscriptEventsTotalMax {
-		kind := []grading.EventKind{grading.EventSend, grading.EventAnswer, "to-server", "from-server"}[i%4]
+		kind := []event.Kind{event.Send, event.Answer, "to-server", "from-server"}[i%4]
 		r.Transcript = append(r.Transcript, grading.Event{Scenario: "s" + strconv.Itoa(i%3), AtMS: int64(i), Kind: kind, Text: "notes#1 " + line})
 	}
 	var before, after runtime.MemStats

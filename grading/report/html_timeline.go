@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // This file turns one scenario of a transcript into the timeline the HTML
@@ -160,17 +161,17 @@ func clientLesson(r *grading.Result) bool {
 // laneOf names the lane an event is drawn in.
 func laneOf(e grading.Event, client bool) string {
 	switch e.Kind {
-	case grading.EventSend, grading.EventClose:
+	case event.Send, event.Close:
 		if client {
 			return "commands (the client's stdin)"
 		}
 		return "stdin (what the grader wrote)"
-	case grading.EventAnswer:
+	case event.Answer:
 		if client {
 			return "the client's answers (stdout)"
 		}
 		return "stdout (the server's answers)"
-	case grading.EventStderr:
+	case event.Stderr:
 		return "stderr (logs)"
 	case "to-server", "from-server", "rig":
 		if m := serverPrefix.FindStringSubmatch(e.Text); m != nil {
@@ -309,10 +310,10 @@ func findEvidence(r *grading.Result, scenarios []scenario, limits []int) evidenc
 		}
 		matches := func(e grading.Event) bool {
 			switch e.Kind {
-			case grading.EventSend, grading.EventClose, grading.EventExit, "rig", "from-server":
+			case event.Send, event.Close, event.Exit, "rig", "from-server":
 				return false
 			}
-			if e.Kind == grading.EventNote && actual == "" {
+			if e.Kind == event.Note && actual == "" {
 				return deadlineNote.MatchString(e.Text)
 			}
 			if actual == "" {
@@ -361,7 +362,7 @@ func findEvidence(r *grading.Result, scenarios []scenario, limits []int) evidenc
 				}
 			}
 			for ei, e := range events[:limits[named]] {
-				if e.Kind == grading.EventNote && len(refs) < evidenceMax {
+				if e.Kind == event.Note && len(refs) < evidenceMax {
 					add(named, ei)
 				}
 			}
@@ -512,15 +513,15 @@ type timelineLanes struct {
 // sent, what it answers, each rig server, stderr, and the grader's own events.
 func newTimelineLanes(events []grading.Event, client bool) *timelineLanes {
 	ls := &timelineLanes{byName: map[string]*tlLane{}}
-	ls.want(laneOf(grading.Event{Kind: grading.EventSend}, client))
-	ls.want(laneOf(grading.Event{Kind: grading.EventAnswer}, client))
+	ls.want(laneOf(grading.Event{Kind: event.Send}, client))
+	ls.want(laneOf(grading.Event{Kind: event.Answer}, client))
 	for _, e := range events {
 		if l := laneOf(e, client); strings.HasPrefix(l, "server") {
 			ls.want(l)
 		}
 	}
-	ls.want(laneOf(grading.Event{Kind: grading.EventStderr}, client))
-	ls.want(laneOf(grading.Event{Kind: grading.EventNote}, client))
+	ls.want(laneOf(grading.Event{Kind: event.Stderr}, client))
+	ls.want(laneOf(grading.Event{Kind: event.Note}, client))
 	return ls
 }
 
@@ -544,7 +545,7 @@ func newMark(si, ei int, e grading.Event, client bool, ev evidenceIndex, wrongFr
 	}
 	m.Title = fmt.Sprintf("%d ms, %s: %s", e.AtMS, e.Kind, clipRunes(oneLine(e.Text, " ⏎ "), tlTitleMax))
 	classes := []string{"k-" + cssWord(string(e.Kind))}
-	if e.Kind == grading.EventNote && deadlineNote.MatchString(e.Text) {
+	if e.Kind == event.Note && deadlineNote.MatchString(e.Text) {
 		classes = append(classes, "deadline")
 	}
 	if len(m.Evidence) > 0 {
@@ -565,12 +566,12 @@ func newMark(si, ei int, e grading.Event, client bool, ev evidenceIndex, wrongFr
 // wrong or one a failed check quotes, "right" for any other answer, and ""
 // for an event that is not an answer.
 func markVerdict(e grading.Event, evidence []string, wrongFrom func(grading.Event) string) string {
-	answer := e.Kind == grading.EventAnswer || e.Kind == "to-server"
+	answer := e.Kind == event.Answer || e.Kind == "to-server"
 	verdict := ""
 	if why := wrongFrom(e); why != "" && answer {
 		verdict = "wrong: " + why
 	}
-	if len(evidence) > 0 && (answer || e.Kind == grading.EventStderr) && verdict == "" {
+	if len(evidence) > 0 && (answer || e.Kind == event.Stderr) && verdict == "" {
 		verdict = "wrong: the failed check " + strings.Join(evidence, ", ") + " quotes it"
 	}
 	if verdict == "" && answer {
@@ -586,7 +587,7 @@ func (ls *timelineLanes) place(m *tlMark, e grading.Event, x float64) {
 	m.Drawn = true
 	m.X = x
 	m.W = tlMinW
-	if e.Kind == grading.EventSend {
+	if e.Kind == event.Send {
 		m.W = math.Min(tlMaxW, math.Max(tlMinW, float64(len(e.Text))*tlPxPerByte))
 	}
 	lane := ls.byName[m.Lane]
@@ -633,7 +634,7 @@ func (ls *timelineLanes) stack(t *tlScenario, marks []*tlMark) {
 // markDeadlines draws each deadline that ran out across every lane.
 func markDeadlines(t *tlScenario, events []grading.Event, marks []*tlMark) {
 	for ei, e := range events {
-		if e.Kind == grading.EventNote && deadlineNote.MatchString(e.Text) {
+		if e.Kind == event.Note && deadlineNote.MatchString(e.Text) {
 			t.Deadlines = append(t.Deadlines, tlDeadline{X: marks[ei].X + tlMinW/2, Label: clipRunes(oneLine(e.Text, " "), 60)})
 		}
 	}
@@ -646,7 +647,7 @@ func markDeadlines(t *tlScenario, events []grading.Event, marks []*tlMark) {
 func joinServer(t *tlScenario, events []grading.Event, marks []*tlMark, lanes map[string]*tlLane) {
 	lines := splitLines(events)
 	for ei, e := range events {
-		if e.Kind != grading.EventSend {
+		if e.Kind != event.Send {
 			continue
 		}
 		text := e.Text
@@ -669,7 +670,7 @@ func joinServer(t *tlScenario, events []grading.Event, marks []*tlMark, lanes ma
 		a, b := marks[l.first], marks[l.last]
 		pieces := 0
 		for i := l.first; i <= l.last; i++ {
-			if events[i].Kind == grading.EventSend {
+			if events[i].Kind == event.Send {
 				pieces++
 			}
 		}
@@ -688,7 +689,7 @@ func joinServer(t *tlScenario, events []grading.Event, marks []*tlMark, lanes ma
 			sentSoFar = append(sentSoFar, lines[li])
 			li++
 		}
-		if e.Kind != grading.EventAnswer {
+		if e.Kind != event.Answer {
 			continue
 		}
 		msg := parseMessage(e.Text)
@@ -750,7 +751,7 @@ func splitLines(events []grading.Event) []*stdinLine {
 	start := -1
 	n := 0
 	for ei, e := range events {
-		if e.Kind != grading.EventSend {
+		if e.Kind != event.Send {
 			continue
 		}
 		text := e.Text
@@ -788,9 +789,9 @@ func joinClient(t *tlScenario, events []grading.Event, marks []*tlMark) {
 	asked := map[key]int{}
 	for ei, e := range events {
 		switch e.Kind {
-		case grading.EventSend:
+		case event.Send:
 			commands = append(commands, ei)
-		case grading.EventAnswer:
+		case event.Answer:
 			if next < len(commands) {
 				ci := commands[next]
 				next++

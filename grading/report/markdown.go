@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // Caps of the Markdown report. GitHub drops a job summary over 1 MiB, so the
@@ -174,7 +175,7 @@ func failureNotes(r *grading.Result, scenarios []scenario) [][]failureNote {
 		search:
 			for i, sc := range scenarios {
 				for j, e := range sc.events {
-					if e.Kind != grading.EventAnswer {
+					if e.Kind != event.Answer {
 						continue
 					}
 					text := strings.TrimSpace(e.Text)
@@ -219,15 +220,15 @@ func sequenceDiagram(sc scenario, notes []failureNote) string {
 	for j, e := range sc.events[:shown] {
 		text := oneLine(e.Text, " | ")
 		switch e.Kind {
-		case grading.EventSend:
+		case event.Send:
 			b.WriteString("    Grader->>Server: " + label(text) + "\n")
-		case grading.EventAnswer:
+		case event.Answer:
 			b.WriteString("    Server-->>Grader: " + label(text) + "\n")
-		case grading.EventStderr:
+		case event.Stderr:
 			b.WriteString("    Note right of Server: " + label("stderr "+text) + "\n")
-		case grading.EventClose:
+		case event.Close:
 			b.WriteString("    Grader-xServer: " + label(strings.TrimSpace("close stdin "+text)) + "\n")
-		case grading.EventExit:
+		case event.Exit:
 			b.WriteString("    Note over Server: " + label(strings.TrimSpace("exit "+text)) + "\n")
 		default:
 			b.WriteString("    Note over Grader: " + label(strings.TrimSpace(string(e.Kind)+" "+text)) + "\n")

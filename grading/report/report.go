@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // The format names Write accepts.
@@ -258,13 +259,13 @@ func eventLineWith(e grading.Event, esc func(string) string) string {
 	text := esc(oneLine(e.Text, " | "))
 	var body string
 	switch e.Kind {
-	case grading.EventSend:
+	case event.Send:
 		body = "-> " + text
-	case grading.EventAnswer:
+	case event.Answer:
 		body = "<- " + text
-	case grading.EventStderr:
+	case event.Stderr:
 		body = "stderr " + text
-	case grading.EventClose:
+	case event.Close:
 		body = "close stdin"
 		if text != "" {
 			body = "close " + text

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -290,7 +291,7 @@ func hugeResult() *grading.Result {
 	r := failing()
 	line := strings.Repeat("<&\"x", 250) // escapes to more bytes in JSON
 	for i := range 3000 {
-		r.Transcript = append(r.Transcript, grading.Event{Scenario: "flood", AtMS: int64(i), Kind: grading.EventStderr, Text: line})
+		r.Transcript = append(r.Transcript, grading.Event{Scenario: "flood", AtMS: int64(i), Kind: event.Stderr, Text: line})
 	}
 	return r
 }

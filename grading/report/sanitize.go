@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/textesc"
 )
 
@@ -61,7 +62,7 @@ func sanitized(r *grading.Result) *grading.Result {
 			c.Transcript[i] = grading.Event{
 				Scenario: clean(e.Scenario),
 				AtMS:     e.AtMS,
-				Kind:     grading.EventKind(clean(string(e.Kind))),
+				Kind:     event.Kind(clean(string(e.Kind))),
 				Text:     clean(e.Text),
 			}
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcplab/mcplab/grading/serverlesson"
 	"github.com/mcplab/mcplab/internal/testkit"
+	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -275,7 +276,7 @@ func TestSweepIsReproducible(t *testing.T) {
 		res := grade(t, proc.Command{Path: bin(t, "lab"), Args: []string{"serve", "reader"}}, grading.Options{Sweep: 3, Seed: 7})
 		var out []string
 		for _, ev := range res.Transcript {
-			if ev.Kind == grading.EventSend && strings.HasPrefix(ev.Scenario, "sweep-3") {
+			if ev.Kind == event.Send && strings.HasPrefix(ev.Scenario, "sweep-3") {
 				out = append(out, ev.Text)
 			}
 		}

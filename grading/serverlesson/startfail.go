@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // stderrTail bounds the server's own stderr lines that a could-not-start
@@ -54,7 +55,7 @@ func notStarted(run *client.Run, ready client.Readiness) string {
 func stderrTail(run *client.Run) string {
 	var lines []string
 	for _, ev := range run.Events {
-		if ev.Kind == client.EventStderr {
+		if ev.Kind == event.Stderr {
 			lines = append(lines, ev.Text)
 		}
 	}

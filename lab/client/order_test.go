@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/lab/client"
@@ -84,11 +85,11 @@ func TestLessonOrderUnderLoad(t *testing.T) {
 		for _, ev := range run.Events {
 			events.WriteString(ev.Line(true) + "\n")
 			switch {
-			case ev.Kind == client.EventSend:
+			case ev.Kind == event.Send:
 				sends = append(sends, ev.At)
-			case ev.Kind == client.EventStderr && strings.Contains(ev.Text, "got wait id=1") && readWait < 0:
+			case ev.Kind == event.Stderr && strings.Contains(ev.Text, "got wait id=1") && readWait < 0:
 				readWait = ev.At
-			case ev.Kind == client.EventStderr && strings.Contains(ev.Text, "got ping id=3") && readPing < 0:
+			case ev.Kind == event.Stderr && strings.Contains(ev.Text, "got ping id=3") && readPing < 0:
 				readPing = ev.At
 			}
 		}

@@ -21,24 +21,10 @@ import (
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
-// EventKind says what an Event is: the lab's one set of event kinds.
-type EventKind = event.Kind
-
-// The kinds of event a transcript holds, named as the scripted client
-// uses them.
-const (
-	EventSend   = event.Send   // a chunk written to the server's stdin
-	EventAnswer = event.Answer // a line the server wrote to stdout
-	EventStderr = event.Stderr // a line the server wrote to stderr
-	EventClose  = event.Close  // the client closed the server's stdin
-	EventExit   = event.Exit   // the server ended
-	EventNote   = event.Note   // something the client observed
-)
-
 // Event is one timed happening.
 type Event struct {
 	At   time.Duration // since the client started the server
-	Kind EventKind
+	Kind event.Kind
 	Text string
 }
 
@@ -126,13 +112,13 @@ type recorder struct {
 	changed chan struct{} // closed and replaced whenever an answer arrives
 }
 
-func (r *recorder) add(kind EventKind, text string) Event {
+func (r *recorder) add(kind event.Kind, text string) Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.addLocked(kind, text)
 }
 
-func (r *recorder) addLocked(kind EventKind, text string) Event {
+func (r *recorder) addLocked(kind event.Kind, text string) Event {
 	ev := Event{At: time.Since(r.start), Kind: kind, Text: text}
 	r.run.Events = append(r.run.Events, ev)
 	if r.on != nil {
@@ -144,7 +130,7 @@ func (r *recorder) addLocked(kind EventKind, text string) Event {
 func (r *recorder) answer(line string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	ev := r.addLocked(EventAnswer, line)
+	ev := r.addLocked(event.Answer, line)
 	msg, why := wire.ParseResponse([]byte(line))
 	r.run.Answers = append(r.run.Answers, Answer{At: ev.At, Line: line, Msg: msg, Problem: why})
 	close(r.changed)
@@ -178,7 +164,7 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter proc.Starter, opts
 	p, err := starter.Start(ctx)
 	if err != nil {
 		run.StartErr = err
-		rec.add(EventNote, "could not start the server: "+err.Error())
+		rec.add(event.Note, "could not start the server: "+err.Error())
 		return run, nil
 	}
 	maxOut, maxLine := opts.outputBounds()
@@ -198,7 +184,7 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter proc.Starter, opts
 			rec.mu.Lock()
 			run.OutputCapped = true
 			rec.mu.Unlock()
-			rec.add(EventNote, fmt.Sprintf("the server wrote more than %d bytes to %s; the client stopped it", maxOut, stream))
+			rec.add(event.Note, fmt.Sprintf("the server wrote more than %d bytes to %s; the client stopped it", maxOut, stream))
 			close(capped)
 			p.Kill()
 		})
@@ -211,14 +197,14 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter proc.Starter, opts
 		readLines(p.Stdout(), maxOut, maxLine, func(line string) {
 			if probing {
 				probing = false
-				rec.add(EventNote, "the server answered the readiness probe: "+line)
+				rec.add(event.Note, "the server answered the readiness probe: "+line)
 				readyOnce.Do(func() { close(ready) })
 				return
 			}
 			rec.answer(line)
 		},
 			func(n int64) {
-				rec.add(EventNote, fmt.Sprintf("stdout line of %d bytes and more was dropped (over the %d-byte line limit)", n, maxLine))
+				rec.add(event.Note, fmt.Sprintf("stdout line of %d bytes and more was dropped (over the %d-byte line limit)", n, maxLine))
 			},
 			func() { overCap("stdout") })
 	}()
@@ -227,7 +213,7 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter proc.Starter, opts
 		readLines(p.Stderr(), maxOut, maxLine, func(line string) {
 			rec.mu.Lock()
 			run.StderrLines++
-			rec.addLocked(EventStderr, line)
+			rec.addLocked(event.Stderr, line)
 			rec.mu.Unlock()
 			if opts.Ready.stderrReady(line) {
 				readyOnce.Do(func() { close(ready) })
@@ -239,9 +225,9 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter proc.Starter, opts
 	case opts.Ready.None:
 		readyOnce.Do(func() { close(ready) })
 	case len(opts.Ready.Probe) > 0:
-		rec.add(EventSend, string(opts.Ready.Probe))
+		rec.add(event.Send, string(opts.Ready.Probe))
 		if _, err := p.Stdin().Write(opts.Ready.Probe); err != nil {
-			rec.add(EventNote, "could not send the readiness probe: "+err.Error())
+			rec.add(event.Note, "could not send the readiness probe: "+err.Error())
 		}
 	}
 	pl := &player{ctx: ctx, sc: sc, p: p, rec: rec, run: run, opts: opts, exited: exited, capped: capped}
@@ -283,7 +269,7 @@ func awaitEnd(ctx context.Context, p proc.Process, rec *recorder, opts Options, 
 		run.Exit = *exit
 	case <-time.After(opts.scaled(10*time.Second, 0)):
 		p.Kill()
-		rec.add(EventNote, "the server did not end after it was stopped; the client gave up waiting for it")
+		rec.add(event.Note, "the server did not end after it was stopped; the client gave up waiting for it")
 		run.Exit = proc.Exit{Code: -1, Err: errors.New("the server did not end after it was stopped")}
 	}
 	// Something the server started may still hold its output open.
@@ -292,9 +278,9 @@ func awaitEnd(ctx context.Context, p proc.Process, rec *recorder, opts Options, 
 			oc.CloseOutput()
 		}
 	}) {
-		rec.add(EventNote, "the server's output stayed open after it ended (a child process?); the client stopped reading")
+		rec.add(event.Note, "the server's output stayed open after it ended (a child process?); the client stopped reading")
 	}
-	rec.add(EventExit, run.Exit.String())
+	rec.add(event.Exit, run.Exit.String())
 	if oc, ok := p.(proc.OutputCloser); ok {
 		oc.CloseOutput()
 	}
@@ -334,10 +320,10 @@ func (pl *player) play(ready <-chan struct{}) error {
 		pl.run.Ready = true
 		pl.saidReady = !pl.opts.Ready.None
 	case <-t.C:
-		pl.rec.add(EventNote, pl.opts.Ready.describe(readyWithin)+"; going on without it")
+		pl.rec.add(event.Note, pl.opts.Ready.describe(readyWithin)+"; going on without it")
 	case <-pl.exited:
 		pl.run.EarlyExit = true
-		pl.rec.add(EventNote, "the server ended before it was ready")
+		pl.rec.add(event.Note, "the server ended before it was ready")
 		t.Stop()
 		return nil
 	case <-pl.ctx.Done():
@@ -356,7 +342,7 @@ func (pl *player) play(ready <-chan struct{}) error {
 		}
 		switch st.Kind {
 		case scenario.StepSend:
-			pl.rec.add(EventSend, string(st.Data))
+			pl.rec.add(event.Send, string(st.Data))
 			if !pl.write(st.Data) {
 				return pl.stop()
 			}
@@ -476,7 +462,7 @@ func (pl *player) sleepUntil(when time.Time) bool {
 
 func (pl *player) noteEarlyExit() bool {
 	pl.run.EarlyExit = true
-	pl.rec.add(EventNote, "the server ended before the scenario was over")
+	pl.rec.add(event.Note, "the server ended before the scenario was over")
 	return false
 }
 
@@ -519,13 +505,13 @@ func (pl *player) await(st scenario.Step) bool {
 			if pl.untouched() {
 				left = missing()
 				pl.run.AwaitMissed = append(pl.run.AwaitMissed, left...)
-				pl.rec.add(EventNote, fmt.Sprintf("no answer to id %s: %s, so it cannot have answered", strings.Join(left, ", id "), pl.unreadWhy()))
+				pl.rec.add(event.Note, fmt.Sprintf("no answer to id %s: %s, so it cannot have answered", strings.Join(left, ", id "), pl.unreadWhy()))
 				return false
 			}
 		case <-t.C:
 			left = missing()
 			pl.run.AwaitMissed = append(pl.run.AwaitMissed, left...)
-			pl.rec.add(EventNote, fmt.Sprintf("no answer to id %s within %v", strings.Join(left, ", id "), within))
+			pl.rec.add(event.Note, fmt.Sprintf("no answer to id %s within %v", strings.Join(left, ", id "), within))
 			return false
 		case <-pl.exited:
 			pl.noteEarlyExit()
@@ -555,7 +541,7 @@ func (pl *player) write(data []byte) bool {
 	select {
 	case err := <-done:
 		if err != nil {
-			pl.rec.add(EventNote, "could not write to the server's stdin: "+describeWriteErr(err))
+			pl.rec.add(event.Note, "could not write to the server's stdin: "+describeWriteErr(err))
 			return false
 		}
 		pl.wrote(data)
@@ -570,14 +556,14 @@ func (pl *player) write(data []byte) bool {
 
 func (pl *player) close() {
 	pl.deafAtClose = pl.deaf()
-	pl.rec.add(EventClose, "stdin closed")
+	pl.rec.add(event.Close, "stdin closed")
 	pl.run.Closed = true
 	_ = pl.p.Stdin().Close()
 }
 
 func (pl *player) kill(why string) {
 	pl.run.Killed, pl.run.KillReason = true, why
-	pl.rec.add(EventNote, why+"; the client stopped the server")
+	pl.rec.add(event.Note, why+"; the client stopped the server")
 	pl.p.Kill()
 }
 

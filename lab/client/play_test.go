@@ -12,6 +12,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/lab/client"
@@ -55,8 +56,8 @@ func lessonScenario(t *testing.T) *scenario.Scenario {
 // leaves free the order of answers to lines of one chunk, and nothing orders
 // the two output streams against each other.
 func normalise(events []client.Event) string {
-	rank := map[client.EventKind]int{client.EventClose: 0, client.EventSend: 1, client.EventStderr: 2,
-		client.EventAnswer: 3, client.EventNote: 4, client.EventExit: 5}
+	rank := map[event.Kind]int{event.Close: 0, event.Send: 1, event.Stderr: 2,
+		event.Answer: 3, event.Note: 4, event.Exit: 5}
 	sorted := append([]client.Event(nil), events...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		a, b := sorted[i], sorted[j]
@@ -68,7 +69,7 @@ func normalise(events []client.Event) string {
 		}
 		// stderr is one stream, kept in its order; answers to one chunk may
 		// come in any order.
-		return a.Kind == client.EventAnswer && a.Text < b.Text
+		return a.Kind == event.Answer && a.Text < b.Text
 	})
 	var b strings.Builder
 	for _, ev := range sorted {
@@ -121,9 +122,9 @@ func TestLessonTranscriptRealProcess(t *testing.T) {
 	var sends, answers []string
 	for _, ev := range run.Events {
 		switch ev.Kind {
-		case client.EventSend:
+		case event.Send:
 			sends = append(sends, ev.Line(false))
-		case client.EventAnswer:
+		case event.Answer:
 			answers = append(answers, ev.Line(false))
 		}
 	}

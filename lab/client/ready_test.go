@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/lab/scenario"
@@ -58,7 +59,7 @@ func TestReadiness(t *testing.T) {
 			}
 			var notes []string
 			for _, ev := range run.Events {
-				if ev.Kind == EventNote {
+				if ev.Kind == event.Note {
 					notes = append(notes, ev.Text)
 				}
 			}

@@ -1,6 +1,10 @@
 package client
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/mcplab/mcplab/lab/event"
+)
 
 // probeAnswered starts the note Play writes when the server's first stdout
 // line, the readiness probe's answer, comes (see Play).
@@ -18,9 +22,9 @@ func (r Readiness) Shown(run *Run) bool {
 	}
 	for _, ev := range run.Events {
 		switch {
-		case len(r.Probe) > 0 && ev.Kind == EventNote && strings.HasPrefix(ev.Text, probeAnswered):
+		case len(r.Probe) > 0 && ev.Kind == event.Note && strings.HasPrefix(ev.Text, probeAnswered):
 			return true
-		case ev.Kind == EventStderr && r.stderrReady(ev.Text):
+		case ev.Kind == event.Stderr && r.stderrReady(ev.Text):
 			return true
 		}
 	}

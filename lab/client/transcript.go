@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/textesc"
 )
 
@@ -16,13 +17,13 @@ import (
 func (e Event) Line(withTime bool) string {
 	var text string
 	switch e.Kind {
-	case EventSend:
+	case event.Send:
 		text = "-> " + ShowChunk(e.Text)
-	case EventStderr:
+	case event.Stderr:
 		text = "stderr " + Printable(e.Text)
-	case EventAnswer:
+	case event.Answer:
 		text = "<- " + Printable(e.Text)
-	case EventExit:
+	case event.Exit:
 		text = "-- server " + e.Text
 	default:
 		text = "-- " + Printable(e.Text)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/lab/client"
@@ -53,7 +54,7 @@ func TestServerThatReadsNothingIsNotWaitedFor(t *testing.T) {
 	}
 	var notes []string
 	for _, ev := range run.Events {
-		if ev.Kind == client.EventNote {
+		if ev.Kind == event.Note {
 			notes = append(notes, ev.Text)
 		}
 	}

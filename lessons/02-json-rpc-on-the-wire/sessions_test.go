@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/internal/kinds"
+	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -209,13 +210,13 @@ func TestReferenceServerScoresFullMarks(t *testing.T) {
 			sessions[ev.Scenario] = s
 		}
 		switch ev.Kind {
-		case grading.EventSend:
+		case event.Send:
 			for _, line := range strings.Split(ev.Text, "\n") {
 				if strings.TrimSpace(line) != "" {
 					s.Check(schema.FromClient, []byte(line))
 				}
 			}
-		case grading.EventAnswer:
+		case event.Answer:
 			answers++
 			if vd := s.Check(schema.FromServer, []byte(ev.Text)); vd.Err != nil {
 				t.Errorf("scenario %s: the answer %s does not meet the schema: %v", ev.Scenario, ev.Text, vd.Err)
