@@ -21,59 +21,47 @@ func (f InProcess) Start(ctx context.Context) (Process, error) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	errR, errW := io.Pipe()
-	p := &memProcess{stdin: inW, stdout: outR, stderr: errR, done: make(chan struct{}), cancel: cancel}
+	p := &memProcess{Ends: NewEnds(inW, outR, errR), cancel: cancel}
 	go func() {
 		code := f(ctx, inR, outW, errW)
 		outW.Close()
 		errW.Close()
 		inR.Close()
-		p.exit = Exit{Code: code}
+		exit := Exit{Code: code}
 		if p.killed.Load() {
-			p.exit = Exit{Code: -1, Signal: "killed"}
+			exit = Exit{Code: -1, Signal: "killed"}
 		}
-		close(p.done)
+		p.End(exit)
 	}()
 	return p, nil
 }
 
 type memProcess struct {
-	stdin          *io.PipeWriter
-	stdout, stderr *io.PipeReader
-	done           chan struct{}
-	exit           Exit
-	cancel         context.CancelFunc
-	once           sync.Once
-	killed         atomic.Bool
-}
-
-func (p *memProcess) Stdin() io.WriteCloser { return p.stdin }
-func (p *memProcess) Stdout() io.Reader     { return p.stdout }
-func (p *memProcess) Stderr() io.Reader     { return p.stderr }
-
-func (p *memProcess) Wait() Exit {
-	<-p.done
-	return p.exit
+	*Ends[*io.PipeWriter, *io.PipeReader]
+	cancel context.CancelFunc
+	once   sync.Once
+	killed atomic.Bool
 }
 
 // Kill cancels the function's context and breaks its pipes.
 func (p *memProcess) Kill() {
 	p.once.Do(func() {
 		select {
-		case <-p.done:
+		case <-p.Done():
 			return
 		default:
 		}
 		p.killed.Store(true)
 		p.cancel()
-		p.stdin.CloseWithError(io.ErrClosedPipe)
+		p.In.CloseWithError(io.ErrClosedPipe)
 		// A function blocked writing output that nobody reads any more
 		// must see its writes fail, as a killed process would.
-		p.stdout.CloseWithError(io.ErrClosedPipe)
-		p.stderr.CloseWithError(io.ErrClosedPipe)
+		p.Out.CloseWithError(io.ErrClosedPipe)
+		p.ErrOut.CloseWithError(io.ErrClosedPipe)
 	})
 }
 
 func (p *memProcess) CloseOutput() {
-	p.stdout.Close()
-	p.stderr.Close()
+	p.Out.Close()
+	p.ErrOut.Close()
 }

@@ -121,7 +121,6 @@ func (c Command) Start(ctx context.Context) (Process, error) {
 		return nil, fmt.Errorf("starting %s: %w", c.Path, err)
 	}
 	cmd.Stdin = inR
-	p := &localProcess{cmd: cmd, stdin: stdin, done: make(chan struct{})}
 	closers := []io.Closer{inR}
 	// Pipes from os.Pipe, not cmd.StdoutPipe: Wait must not close the read
 	// ends while the grader is still reading what the server wrote last.
@@ -140,7 +139,7 @@ func (c Command) Start(ctx context.Context) (Process, error) {
 	}
 	closers = append(closers, outW, errW)
 	cmd.Stdout, cmd.Stderr = outW, errW
-	p.stdout, p.stderr = outR, errR
+	p := &localProcess{Ends: NewEnds(stdin, outR, errR), cmd: cmd}
 	g, err := startGroup(cmd)
 	if err != nil {
 		for _, f := range []io.Closer{inR, outR, outW, errR, errW, stdin} {
@@ -164,34 +163,21 @@ func (c Command) Start(ctx context.Context) (Process, error) {
 		if c.EndGroup {
 			g.kill() // elsewhere than Linux; nothing to do when the group is empty
 		}
-		p.exit = exit
-		close(p.done)
+		p.End(exit)
 	}()
-	KillOnCancel(ctx, p.done, p.Kill)
+	KillOnCancel(ctx, p.Done(), p.Kill)
 	return p, nil
 }
 
 type localProcess struct {
-	cmd            *exec.Cmd
-	group          group
-	stdin          *os.File
-	stdout, stderr *os.File
-	done           chan struct{}
-	exit           Exit
-	killOnce       sync.Once
+	*Ends[*os.File, *os.File]
+	cmd      *exec.Cmd
+	group    group
+	killOnce sync.Once
 }
-
-func (p *localProcess) Stdin() io.WriteCloser { return p.stdin }
-func (p *localProcess) Stdout() io.Reader     { return p.stdout }
 
 // StdinBacklog says how many bytes sent to the server it has not read yet.
-func (p *localProcess) StdinBacklog() (int, error) { return PipeBacklog(p.stdin) }
-func (p *localProcess) Stderr() io.Reader          { return p.stderr }
-
-func (p *localProcess) Wait() Exit {
-	<-p.done
-	return p.exit
-}
+func (p *localProcess) StdinBacklog() (int, error) { return PipeBacklog(p.In) }
 
 // Kill ends the whole process group (on Windows, the job object). A
 // grandchild that left the group (setsid) may still hold the output pipes:
@@ -208,8 +194,8 @@ func (p *localProcess) Kill() {
 // what it wants, so a process that left a grandchild holding the pipes open
 // cannot keep the grader waiting.
 func (p *localProcess) CloseOutput() {
-	p.stdout.Close()
-	p.stderr.Close()
+	p.Out.Close()
+	p.ErrOut.Close()
 }
 
 func exitOf(st *os.ProcessState, err error) Exit {
