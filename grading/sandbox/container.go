@@ -205,20 +205,20 @@ func (cs *containerJob) Start(ctx context.Context) (proc.Process, error) {
 		return nil, fmt.Errorf("starting the container: %w", err)
 	}
 
-	p := &containerProcess{c: cs.c, id: id, att: att.HijackedResponse, stdin: in, started: started,
-		stdout: newStream(streamBuffer), stderr: newStream(streamBuffer),
-		done: make(chan struct{}), copied: make(chan struct{}), memory: lim.Memory}
+	p := &containerProcess{Ends: proc.NewEnds(in, newStream(streamBuffer), newStream(streamBuffer)),
+		c: cs.c, id: id, att: att.HijackedResponse, started: started,
+		copied: make(chan struct{}), memory: lim.Memory}
 	go func() {
-		_, err := stdcopy.StdCopy(p.stdout, p.stderr, att.Reader)
+		_, err := stdcopy.StdCopy(p.Out, p.ErrOut, att.Reader)
 		// Whatever the demultiplexer made of the rest, the connection is
 		// read to its end, so the engine is never kept waiting.
 		_, _ = io.Copy(io.Discard, att.Reader)
-		p.stdout.closeWrite(err)
-		p.stderr.closeWrite(err)
+		p.Out.closeWrite(err)
+		p.ErrOut.closeWrite(err)
 		close(p.copied)
 	}()
 	go p.watch()
-	proc.KillOnCancel(ctx, p.done, p.Kill)
+	proc.KillOnCancel(ctx, p.Done(), p.Kill)
 	return p, nil
 }
 
@@ -309,19 +309,17 @@ func (c *Container) remove(id string) {
 }
 
 type containerProcess struct {
-	c              *Container
-	id             string
-	att            client.HijackedResponse
-	stdout, stderr *stream
-	stdin          *stdinFIFO
-	done           chan struct{} // closed when the exit is known
-	copied         chan struct{} // closed when the output stream ended
-	exit           proc.Exit
-	memory         int64
-	killOnce       sync.Once
-	killed         atomic.Bool // the grader killed it
-	started        time.Time
-	closeOnce      sync.Once
+	// End is called once the container's exit is known (watch).
+	*proc.Ends[*stdinFIFO, *stream]
+	c         *Container
+	id        string
+	att       client.HijackedResponse
+	copied    chan struct{} // closed when the output stream ended
+	memory    int64
+	killOnce  sync.Once
+	killed    atomic.Bool // the grader killed it
+	started   time.Time
+	closeOnce sync.Once
 }
 
 // watch waits for the container to stop, reads how it ended, lets the last
@@ -329,6 +327,7 @@ type containerProcess struct {
 func (p *containerProcess) watch() {
 	ctx := context.Background()
 	wr := p.c.cli.ContainerWait(ctx, p.id, client.ContainerWaitOptions{Condition: container.WaitConditionNotRunning})
+	var exit proc.Exit
 	select {
 	case r := <-wr.Result:
 		code := int(r.StatusCode)
@@ -336,14 +335,14 @@ func (p *containerProcess) watch() {
 		if code == 128+int(syscall.SIGKILL) && !p.killed.Load() {
 			oom = p.killedForMemory(ctx)
 		}
-		p.exit = containerExit(code, oom, p.memory)
+		exit = containerExit(code, oom, p.memory)
 	case err := <-wr.Error:
-		p.exit = proc.Exit{Code: -1, Err: fmt.Errorf("waiting for the container: %w", err)}
+		exit = proc.Exit{Code: -1, Err: fmt.Errorf("waiting for the container: %w", err)}
 	}
 	// Nothing reads the program's stdin any more: a write waiting for it
 	// ends, and so does every later one.
-	p.stdin.remove()
-	close(p.done)
+	p.In.remove()
+	p.End(exit)
 	// The last of the output, unless the engine keeps the stream open.
 	proc.Drain(p.copied, 5*time.Second, p.closeConn)
 	p.c.remove(p.id)
@@ -395,23 +394,14 @@ func containerExit(code int, oomKilled bool, memory int64) proc.Exit {
 
 func (p *containerProcess) closeConn() { p.closeOnce.Do(func() { p.att.Close() }) }
 
-func (p *containerProcess) Stdin() io.WriteCloser { return p.stdin }
-func (p *containerProcess) Stdout() io.Reader     { return p.stdout }
-func (p *containerProcess) Stderr() io.Reader     { return p.stderr }
-
-func (p *containerProcess) Wait() proc.Exit {
-	<-p.done
-	return p.exit
-}
-
 // Kill kills the container; watch then removes it. Output that comes
 // after the kill is dropped, so a grader that stopped reading (a flood) does
 // not hold the container's end up.
 func (p *containerProcess) Kill() {
 	p.killOnce.Do(func() {
 		p.killed.Store(true)
-		p.stdout.drop()
-		p.stderr.drop()
+		p.Out.drop()
+		p.ErrOut.drop()
 		ctx, cancel := context.WithTimeout(context.Background(), apiWithin)
 		defer cancel()
 		if _, err := p.c.cli.ContainerKill(ctx, p.id, client.ContainerKillOptions{Signal: "KILL"}); err != nil {
@@ -423,8 +413,8 @@ func (p *containerProcess) Kill() {
 
 // CloseOutput stops reading the container's output.
 func (p *containerProcess) CloseOutput() {
-	p.stdout.Close()
-	p.stderr.Close()
+	p.Out.Close()
+	p.ErrOut.Close()
 	p.closeConn()
 }
 
@@ -433,7 +423,7 @@ var _ proc.StdinBacklogger = (*containerProcess)(nil)
 // StdinBacklog says how many bytes written to the program's stdin it has
 // not read yet (see proc.StdinBacklogger): the pipe is on this kernel, so
 // the count is exact, as for a local pipe.
-func (p *containerProcess) StdinBacklog() (int, error) { return p.stdin.Backlog() }
+func (p *containerProcess) StdinBacklog() (int, error) { return p.In.Backlog() }
 
 // stdinFrom is the container's command: a shell that opens the named pipe
 // fifo as stdin, then becomes the engine's init again (tini, which the

@@ -413,7 +413,7 @@ func (ps *processJob) launch(ctx context.Context, args []string, useNS bool, mem
 	for _, f := range []*os.File{inR, outW, errW, statusW, lifeR} {
 		f.Close() // the launcher holds its own copies
 	}
-	p := &sandboxedProcess{cmd: cmd, stdin: inW, stdout: outR, stderr: errR, life: lifeW, done: make(chan struct{})}
+	p := &sandboxedProcess{Ends: proc.NewEnds(inW, outR, errR), cmd: cmd, life: lifeW}
 	status := bufio.NewReader(statusR)
 
 	line := firstStatus(ctx, status)
@@ -437,16 +437,16 @@ func (ps *processJob) launch(ctx context.Context, args []string, useNS bool, mem
 
 	go func() {
 		err := cmd.Wait()
-		p.exit = launcherExit(status, cmd.ProcessState, err, memory)
+		exit := launcherExit(status, cmd.ProcessState, err, memory)
 		cleanup()
 		statusR.Close()
 		// Nothing reads the other ends any more; the output pipes are
 		// the reader's to close (CloseOutput).
 		lifeW.Close()
 		inW.Close()
-		close(p.done)
+		p.End(exit)
 	}()
-	proc.KillOnCancel(ctx, p.done, p.Kill)
+	proc.KillOnCancel(ctx, p.Done(), p.Kill)
 	return p, nil
 }
 
@@ -531,29 +531,17 @@ const cleanupWithin = 5 * time.Second
 const killWithin = cleanupWithin + 2*time.Second
 
 type sandboxedProcess struct {
-	cmd            *exec.Cmd
-	child          int
-	stdin          *os.File
-	stdout, stderr *os.File
-	life           *os.File
-	done           chan struct{}
-	exit           proc.Exit
-	killOnce       sync.Once
+	*proc.Ends[*os.File, *os.File]
+	cmd      *exec.Cmd
+	child    int
+	life     *os.File
+	killOnce sync.Once
 }
-
-func (p *sandboxedProcess) Stdin() io.WriteCloser { return p.stdin }
 
 // StdinBacklog says how many bytes written to the program's stdin it has
 // not read yet (see proc.StdinBacklogger): the launcher hands the pipe
 // to the program itself, so the pipe's backlog is the program's.
-func (p *sandboxedProcess) StdinBacklog() (int, error) { return proc.PipeBacklog(p.stdin) }
-func (p *sandboxedProcess) Stdout() io.Reader          { return p.stdout }
-func (p *sandboxedProcess) Stderr() io.Reader          { return p.stderr }
-
-func (p *sandboxedProcess) Wait() proc.Exit {
-	<-p.done
-	return p.exit
-}
+func (p *sandboxedProcess) StdinBacklog() (int, error) { return proc.PipeBacklog(p.In) }
 
 // Kill closes the lifeline: the launcher kills and reaps everything the
 // program started, then exits. Should the launcher not manage it in time,
@@ -565,7 +553,7 @@ func (p *sandboxedProcess) Kill() {
 			t := time.NewTimer(killWithin)
 			defer t.Stop()
 			select {
-			case <-p.done:
+			case <-p.Done():
 			case <-t.C:
 				if p.child > 0 {
 					killGroup(p.child)
@@ -579,6 +567,6 @@ func (p *sandboxedProcess) Kill() {
 // CloseOutput releases the output pipes once the grader has read what it
 // wants.
 func (p *sandboxedProcess) CloseOutput() {
-	p.stdout.Close()
-	p.stderr.Close()
+	p.Out.Close()
+	p.ErrOut.Close()
 }
