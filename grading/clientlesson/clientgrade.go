@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/internal/servers"
 	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/clientplay"
 	"github.com/mcplab/mcplab/lessons"
@@ -18,7 +17,7 @@ import (
 // servers, gives the client their configuration and its commands, and
 // then judges the answers and every byte the client sent.
 func gradeClient(ctx context.Context, lesson *Lesson, opts grading.Options, started time.Time) (*grading.Result, error) {
-	launch, err := clientplay.NewLaunch(opts.Student, clientplay.Options{Relay: opts.Relay, Servers: servers.ForRig, MaxOutput: opts.MaxOutput})
+	launch, err := clientplay.NewLaunch(opts.Student, clientplay.Options{Relay: opts.Relay, Servers: lesson.servers, MaxOutput: opts.MaxOutput})
 	if err != nil {
 		return nil, fmt.Errorf("lesson %d: %w", lesson.Manifest().Number, err)
 	}

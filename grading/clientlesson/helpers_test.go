@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/clientlesson"
+	"github.com/mcplab/mcplab/internal/servers"
 	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/proc"
 )
@@ -54,11 +55,15 @@ func bin(t testing.TB, name string) string {
 	return exe
 }
 
+// labKind is the client kind with the lab's own servers, as
+// internal/kinds makes it.
+func labKind() clientlesson.Kind { return clientlesson.Kind{Servers: servers.ForRig} }
+
 // grade grades the client starter starts for the lesson opts name.
 func grade(t *testing.T, starter proc.Starter, opts grading.Options) *grading.Result {
 	t.Helper()
 	opts.Student = starter
-	res, err := clientlesson.Grade(context.Background(), opts)
+	res, err := grading.GradeKind(context.Background(), labKind(), opts)
 	if err != nil {
 		t.Fatalf("Grade: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/clientplay"
 	"github.com/mcplab/mcplab/lab/clientscenario"
 	"github.com/mcplab/mcplab/lessons"
 )
@@ -14,15 +15,25 @@ import (
 // Kind is the client lesson kind ("subject: client"): a student's MCP
 // client, for which the lab plays the servers its scenarios name and sees
 // every byte the client sends them.
-type Kind struct{}
+type Kind struct {
+	// Servers finds the servers a scenario names, as the rig plays them
+	// (internal/kinds gives the lab's own, internal/servers.ForRig): the
+	// kind names none itself.
+	Servers clientplay.Servers
+}
 
 // Name is the subject that names the kind.
 func (Kind) Name() string { return "client" }
 
 // Load reads a client lesson's grading scenarios and checks that each
 // expect line names a check of the catalogue.
-func (Kind) Load(m *lessons.Manifest, fsys fs.FS, base string, checks []grading.Check) (grading.Lesson, error) {
-	return load(m, fsys, base, checks)
+func (k Kind) Load(m *lessons.Manifest, fsys fs.FS, base string, checks []grading.Check) (grading.Lesson, error) {
+	l, err := load(m, fsys, base, checks)
+	if err != nil {
+		return nil, err
+	}
+	l.servers = k.Servers
+	return l, nil
 }
 
 // Lesson is a client lesson: its manifest, its grading scenarios and its
@@ -31,23 +42,13 @@ type Lesson struct {
 	grading.LessonBase
 	// Scenarios are the grading scenarios, in the order they are played.
 	Scenarios []*clientscenario.Scenario
+	// servers finds the servers the scenarios name (the kind's Servers).
+	servers clientplay.Servers
 }
 
 // Reference is the lesson's reference client, as lab client NAME starts
 // it.
 func (l *Lesson) Reference(lab string) []string { return []string{lab, "client", l.Manifest().Client} }
-
-// Load reads client lesson number through the core's loader (see
-// grading.LoadLesson), from dir when it is set.
-func Load(number int, dir fs.FS) (*Lesson, error) {
-	return grading.LoadKind[*Lesson](Kind{}, number, dir)
-}
-
-// Grade loads the client lesson opts name and grades opts.Student against
-// it (see Lesson.Grade).
-func Grade(ctx context.Context, opts grading.Options) (*grading.Result, error) {
-	return grading.GradeKind(ctx, Kind{}, opts)
-}
 
 // Grade plays the lesson's scenarios with the client and judges it. The
 // error is for the lab's own failures (a broken lesson, a cancelled ctx);

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplab/mcplab/grading/clientlesson"
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/grading"
@@ -77,7 +76,7 @@ func stressClients(tb testing.TB, n, parallel int) {
 			defer func() { <-sem; wg.Done() }()
 			c := clients[k]
 			started := time.Now()
-			res, err := clientlesson.Grade(ctx, grading.Options{Lesson: 3, Student: c.starter, Relay: relay})
+			res, err := grading.GradeKind(ctx, labKind(), grading.Options{Lesson: 3, Student: c.starter, Relay: relay})
 			took := time.Since(started)
 			if why := stressVerdict(res, err, c.failed); why != "" {
 				wrong.Add(1)

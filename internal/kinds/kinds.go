@@ -11,12 +11,13 @@ import (
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/clientlesson"
 	"github.com/mcplab/mcplab/grading/serverlesson"
+	"github.com/mcplab/mcplab/internal/servers"
 	"github.com/mcplab/mcplab/lessons"
 )
 
 // Builtin returns a new set of the lab's lesson kinds.
 func Builtin() *grading.Kinds {
-	return grading.NewKinds(serverlesson.Kind{}, clientlesson.Kind{})
+	return grading.NewKinds(serverlesson.Kind{}, clientlesson.Kind{Servers: servers.ForRig})
 }
 
 // LoadLesson loads lesson number with the lab's kinds, from dir when it
