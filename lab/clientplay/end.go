@@ -52,33 +52,50 @@ func (c *playing) end(exit *proc.Exit) error {
 }
 
 // closeStdin closes the client's stdin and waits for it to exit, killing
-// it past the exit deadline.
+// it past the exit deadline, which counts from the close or from the last
+// of its output the player read after it (see exitWatch).
 func (c *playing) closeStdin() (*proc.Exit, error) {
 	run := c.run
-	c.stdin.Close()
+	// Taken before the close, so that whatever the client writes once it
+	// sees its stdin end is read after ClosedAt.
 	run.ClosedAt = c.r.Since()
+	c.stdin.Close()
 	c.note(event.Close, "")
-	timer := time.NewTimer(c.scaled(ExitDeadline))
+	w := exitWatch{out: c.output, closed: run.ClosedAt, deadline: c.scaled(ExitDeadline), most: c.scaled(ExitDeadlineMax)}
+	timer := time.NewTimer(w.left(c.r.Since()))
 	defer timer.Stop()
-	select {
-	case e := <-c.exited:
-		run.ExitAt = c.r.Since()
-		run.Exited = true
-		return &e, nil
-	case <-timer.C:
-		// A bridge that answers no ping was stopped: the client
-		// may have exited long ago, with its watcher silenced.
-		if c.report != nil && !c.report.Ping(c.ctx, c.scaled(TeardownGrace)) && c.ctx.Err() == nil {
-			run.Silent = c.scaled(ExitDeadline)
+	for {
+		select {
+		case e := <-c.exited:
+			run.ExitAt = c.r.Since()
+			run.Exited = true
+			return &e, nil
+		case <-timer.C:
+			if left := w.left(c.r.Since()); left > 0 {
+				timer.Reset(left) // its output was read meanwhile
+				continue
+			}
+			return c.killLate(w), nil
+		case <-c.ctx.Done():
+			return nil, c.ctx.Err()
 		}
-		run.Killed = fmt.Sprintf("the client was still running %s after its stdin closed, and was killed", c.scaled(ExitDeadline).Round(time.Second))
-		c.note(event.Note, run.Killed)
-		c.p.Kill()
-		e := <-c.exited
-		return &e, nil
-	case <-c.ctx.Done():
-		return nil, c.ctx.Err()
 	}
+}
+
+// killLate kills a client whose exit deadline passed, and says why.
+func (c *playing) killLate(w exitWatch) *proc.Exit {
+	run := c.run
+	why, after := w.verdict()
+	// A bridge that answers no ping was stopped: the client may have
+	// exited long ago, with its watcher silenced.
+	if c.report != nil && !c.report.Ping(c.ctx, c.scaled(TeardownGrace)) && c.ctx.Err() == nil {
+		run.Silent = after
+	}
+	run.Killed = why
+	c.note(event.Note, run.Killed)
+	c.p.Kill()
+	e := <-c.exited
+	return &e
 }
 
 // awaitStdioServers gives the kernel a moment to tell the rig about the

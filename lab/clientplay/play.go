@@ -39,6 +39,7 @@ type playing struct {
 	answers   chan *Answer  // the client's stdout lines, closed at its end
 	outDone   chan struct{} // closed once stdout is read to its end
 	errDone   chan struct{} // closed once stderr is read to its end
+	output    *outputClock  // when the client's output was last read
 	exited    chan proc.Exit
 }
 
@@ -136,10 +137,12 @@ func (c *playing) readStreams(maxOutput int64) {
 	c.answers = make(chan *Answer, len(c.sc.Commands)+16)
 	c.out, c.errs = newStream("stdout", maxOutput), newStream("stderr", maxOutput)
 	c.outDone, c.errDone = make(chan struct{}), make(chan struct{})
+	c.output = newOutputClock(c.r.Since)
+	stdout, stderr := c.output.reader(c.p.Stdout()), c.output.reader(c.p.Stderr())
 	go func() {
 		defer close(c.outDone)
 		defer close(c.answers)
-		c.out.read(c.p.Stdout(), func(l streamLine) {
+		c.out.read(stdout, func(l streamLine) {
 			a := &Answer{At: c.r.Since(), Text: l.text, Size: l.size, Cut: l.cut, Dropped: l.dropped}
 			if !l.dropped && l.cut == 0 {
 				var v map[string]any
@@ -155,7 +158,7 @@ func (c *playing) readStreams(maxOutput int64) {
 	}()
 	go func() {
 		defer close(c.errDone)
-		c.errs.read(c.p.Stderr(), func(l streamLine) {
+		c.errs.read(stderr, func(l streamLine) {
 			if l.dropped {
 				return
 			}

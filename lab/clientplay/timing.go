@@ -22,6 +22,10 @@ const (
 	// ExitDeadline is how long a client has to exit once its stdin
 	// closed, and its bridge to report.
 	ExitDeadline = 15 * time.Second
+	// ExitDeadlineMax is how long at most a client has to exit once its
+	// stdin closed when it keeps writing output: the exit deadline counts
+	// from the last of its output the player read (see exitWatch).
+	ExitDeadlineMax = 4 * ExitDeadline
 	// TeardownGrace is how long its stdio servers have to end once it
 	// exited.
 	TeardownGrace = 5 * time.Second
