@@ -99,7 +99,7 @@ func warmGoSeed(ctx context.Context, w io.Writer) string {
 // emptyShard finishes a shard that holds none of the class's students: its
 // record, gradebook and summary say so, for lab merge-grades to count it.
 func emptyShard(e *env, results *class.Out, opts class.Options, sandboxName string, ignored []string) (int, error) {
-	c, err := class.Empty(opts.Lesson, opts.LessonDir, opts.TimeScale, sandboxName, ignored)
+	c, err := class.Empty(opts, sandboxName, ignored)
 	if err != nil {
 		return exitCannot, err
 	}

@@ -169,6 +169,7 @@ func (r *classRun) options(sb sandbox.Sandbox) class.Options {
 	c := r.cfg
 	reference := r.lesson.Reference(r.exe)
 	opts := class.Options{
+		Kinds:        kinds.Builtin(),
 		Lesson:       c.lesson,
 		LessonDir:    r.lessonFS,
 		Sandbox:      sb,

@@ -14,6 +14,7 @@ import (
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/sandbox"
 	"github.com/mcplab/mcplab/grading/serverlesson"
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/internal/testkit"
 )
 
@@ -127,11 +128,11 @@ type classBench struct {
 	submissionsGiven int
 }
 
-// gradeBenchClass grades n submissions of kinds with jobs at a time, and
+// gradeBenchClass grades n submissions of the kinds in mix with jobs at a time, and
 // reports every verdict that is not the expected one with tb.Errorf.
-func gradeBenchClass(tb testing.TB, kinds []string, n, jobs int, before func()) classBench {
+func gradeBenchClass(tb testing.TB, mix []string, n, jobs int, before func()) classBench {
 	tb.Helper()
-	subs := benchClass(tb, kinds, n)
+	subs := benchClass(tb, mix, n)
 	want := benchExpected(tb)
 	lesson, err := serverlesson.Load(1, nil)
 	if err != nil {
@@ -152,7 +153,7 @@ func gradeBenchClass(tb testing.TB, kinds []string, n, jobs int, before func()) 
 		before()
 	}
 	started := time.Now()
-	c, err := class.Grade(context.Background(), subs, class.Options{Sandbox: sb, Jobs: jobs, Reference: reference(tb)})
+	c, err := class.Grade(context.Background(), subs, class.Options{Kinds: kinds.Builtin(), Sandbox: sb, Jobs: jobs, Reference: reference(tb)})
 	cb.wall = time.Since(started)
 	if err != nil {
 		tb.Fatal(err)

@@ -53,8 +53,8 @@ type Options struct {
 	// Reference is the command of the reference server, such as
 	// []string{"/usr/local/bin/lab", "serve", "reader"}; calibration needs it.
 	Reference []string
-	// Kinds are the lesson kinds the lesson's subject is looked up in; nil
-	// means the lab's own (internal/kinds).
+	// Kinds are the lesson kinds the lesson's subject is looked up in
+	// (required; the lab's own are internal/kinds.Builtin's).
 	Kinds *grading.Kinds
 	// Sweep and Seed ask for the chunk sweep (see grading.Options).
 	Sweep int
@@ -193,7 +193,7 @@ func Grade(ctx context.Context, dir string, opts Options) (*Class, error) {
 	if opts.Sandbox == nil {
 		return nil, errors.New("no sandbox to grade in")
 	}
-	lesson, err := grading.LoadLesson(opts.lessonKinds(), opts.Lesson, opts.LessonDir)
+	lesson, err := opts.loadLesson()
 	if err != nil {
 		return nil, err
 	}

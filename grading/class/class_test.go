@@ -19,6 +19,7 @@ import (
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/grading/sandbox"
 	"github.com/mcplab/mcplab/grading/serverlesson"
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/internal/testkit/gradekit"
 )
 
@@ -61,7 +62,7 @@ func normalised(r *grading.Result) grading.Result {
 func TestRegradeGivesTheSameResult(t *testing.T) {
 	t.Parallel()
 	subs := classOf(t, copyOf(t, "py-good", "sh-good", "py-banner", "sh-banner", "missing-run", "failing-build"))
-	opts := class.Options{Sandbox: processSandbox(t), Jobs: 6, TimeScale: 2}
+	opts := class.Options{Kinds: kinds.Builtin(), Sandbox: processSandbox(t), Jobs: 6, TimeScale: 2}
 	first, err := class.Grade(context.Background(), subs, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +110,7 @@ fi
 exec python3 "$(dirname "$0")/../../servers/student_py/server.py"
 `
 	subs := classOf(t, map[string]string{"flaky/run": run})
-	c, err := class.Grade(context.Background(), subs, class.Options{Sandbox: processSandbox(t), TimeScale: 1})
+	c, err := class.Grade(context.Background(), subs, class.Options{Kinds: kinds.Builtin(), Sandbox: processSandbox(t), TimeScale: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,13 +128,17 @@ exec python3 "$(dirname "$0")/../../servers/student_py/server.py"
 func TestCalibrationFailureIsAnError(t *testing.T) {
 	t.Parallel()
 	subs := classOf(t, copyOf(t, "py-good"))
-	_, err := class.Grade(context.Background(), subs, class.Options{Sandbox: processSandbox(t), Reference: []string{"/bin/true"}})
+	_, err := class.Grade(context.Background(), subs, class.Options{Kinds: kinds.Builtin(), Sandbox: processSandbox(t), Reference: []string{"/bin/true"}})
 	if err == nil || !strings.Contains(err.Error(), "did not pass its own grading") {
 		t.Errorf("error = %v, want one saying the reference did not pass", err)
 	}
-	_, err = class.Grade(context.Background(), subs, class.Options{Sandbox: processSandbox(t)})
+	_, err = class.Grade(context.Background(), subs, class.Options{Kinds: kinds.Builtin(), Sandbox: processSandbox(t)})
 	if err == nil || !strings.Contains(err.Error(), "no reference server") {
 		t.Errorf("error = %v, want one asking for a reference or a scale", err)
+	}
+	_, err = class.Grade(context.Background(), subs, class.Options{Sandbox: processSandbox(t), TimeScale: 1})
+	if err == nil || !strings.Contains(err.Error(), "no lesson kinds") {
+		t.Errorf("error = %v, want one saying no lesson kinds were given", err)
 	}
 }
 
@@ -154,7 +159,7 @@ func TestUngradable(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(subs, "build-not-executable", "build"), []byte("#!/bin/sh\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := class.Grade(context.Background(), subs, class.Options{Sandbox: processSandbox(t), TimeScale: 1, BuildTimeout: time.Second})
+	c, err := class.Grade(context.Background(), subs, class.Options{Kinds: kinds.Builtin(), Sandbox: processSandbox(t), TimeScale: 1, BuildTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +188,7 @@ func TestUngradable(t *testing.T) {
 func TestSweep(t *testing.T) {
 	t.Parallel()
 	subs := classOf(t, copyOf(t, "py-good"))
-	c, err := class.Grade(context.Background(), subs, class.Options{Sandbox: processSandbox(t), TimeScale: 2, Sweep: 4, Seed: 7})
+	c, err := class.Grade(context.Background(), subs, class.Options{Kinds: kinds.Builtin(), Sandbox: processSandbox(t), TimeScale: 2, Sweep: 4, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +344,7 @@ x[::4096] = b"1" * len(x[::4096])
 '
 `
 	subs := classOf(t, map[string]string{"hog/run": hog})
-	c, err := class.Grade(context.Background(), subs, class.Options{Sandbox: sb, TimeScale: 2,
+	c, err := class.Grade(context.Background(), subs, class.Options{Kinds: kinds.Builtin(), Sandbox: sb, TimeScale: 2,
 		RunLimits: sandbox.Limits{Memory: 64 << 20}})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/internal/testkit"
 )
 
@@ -63,7 +64,7 @@ func checkClientClass(t *testing.T, sb sandbox.Sandbox, scale float64) {
 		t.Fatal(err)
 	}
 	subs := clientClass(t, map[string]string{"good": "", "no-truncate": "no-truncate", "no-kill": "no-kill", "first-event": "first-event"})
-	c, err := class.Grade(context.Background(), subs, class.Options{Lesson: 3, Sandbox: sb, Jobs: 4, Reference: []string{bin, "client"}, TimeScale: scale})
+	c, err := class.Grade(context.Background(), subs, class.Options{Kinds: kinds.Builtin(), Lesson: 3, Sandbox: sb, Jobs: 4, Reference: []string{bin, "client"}, TimeScale: scale})
 	if err != nil {
 		t.Fatal(err)
 	}

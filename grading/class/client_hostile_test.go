@@ -19,6 +19,7 @@ import (
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/internal/testkit"
 )
 
@@ -170,7 +171,7 @@ func gradeClientHostileInto(t *testing.T, sb sandbox.Sandbox, subs, outDir strin
 		t.Fatal(err)
 	}
 	with := class.GradedWith{LabVersion: "test", Lesson: 3, TimeScale: 2}
-	opts := class.Options{Lesson: 3, Sandbox: sb, Jobs: 4, TimeScale: 2, Reference: []string{bin, "client"}}
+	opts := class.Options{Kinds: kinds.Builtin(), Lesson: 3, Sandbox: sb, Jobs: 4, TimeScale: 2, Reference: []string{bin, "client"}}
 	if sb.Name() == "container" {
 		opts.Root = filepath.Dir(subs)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/internal/testkit"
 )
 
@@ -115,7 +116,7 @@ func checkHostile(t *testing.T, sb sandbox.Sandbox) {
 	victim := checkOutRefusesPlanted(t, base)
 	outDir := filepath.Join(base, "results")
 	work := testkit.OpenDir(t)
-	opts := class.Options{Sandbox: sb, Jobs: 6, TimeScale: 2, Reference: reference(t), WorkDir: work}
+	opts := class.Options{Kinds: kinds.Builtin(), Sandbox: sb, Jobs: 6, TimeScale: 2, Reference: reference(t), WorkDir: work}
 	if sb.Name() == "container" {
 		opts.Root = filepath.Dir(subs)
 		opts.Share = []string{filepath.Join(testdata(t), "servers")}

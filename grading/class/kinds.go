@@ -1,23 +1,17 @@
 package class
 
 import (
-	"io/fs"
+	"errors"
 
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/internal/kinds"
 )
 
-// lessonKinds is the set of lesson kinds o grades with: o.Kinds, or the
-// lab's own (internal/kinds).
-func (o Options) lessonKinds() *grading.Kinds {
-	if o.Kinds != nil {
-		return o.Kinds
+// loadLesson loads the lesson o names (o.Lesson, from o.LessonDir when it
+// is set) with o.Kinds, the lesson kinds the caller grades with (the lab's
+// own are internal/kinds.Builtin's: this package names none).
+func (o Options) loadLesson() (grading.Lesson, error) {
+	if o.Kinds == nil {
+		return nil, errors.New("class: no lesson kinds to load the lesson with (Options.Kinds is nil)")
 	}
-	return kinds.Builtin()
-}
-
-// loadLesson loads lesson number, from lessonDir when it is set, with the
-// lab's own lesson kinds.
-func loadLesson(number int, lessonDir fs.FS) (grading.Lesson, error) {
-	return grading.LoadLesson(kinds.Builtin(), number, lessonDir)
+	return grading.LoadLesson(o.Kinds, o.Lesson, o.LessonDir)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/serverlesson"
+	"github.com/mcplab/mcplab/internal/kinds"
 )
 
 // TestGradeTellsProgress: a calibrated class tells its Progress of each
@@ -21,7 +22,7 @@ func TestGradeTellsProgress(t *testing.T) {
 	subs := classOf(t, copyOf(t, "py-good", "missing-run"))
 	var mu sync.Mutex
 	var evs []grading.ProgressEvent
-	c, err := class.Grade(context.Background(), subs, class.Options{Sandbox: processSandbox(t), Reference: reference(t), Jobs: 2,
+	c, err := class.Grade(context.Background(), subs, class.Options{Kinds: kinds.Builtin(), Sandbox: processSandbox(t), Reference: reference(t), Jobs: 2,
 		Progress: grading.ProgressFunc(func(ev grading.ProgressEvent) {
 			mu.Lock()
 			evs = append(evs, ev)

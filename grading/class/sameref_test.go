@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/internal/testkit"
 )
 
@@ -84,7 +85,7 @@ func TestSameTranscriptFlagUnderLoad(t *testing.T) {
 	subs := labClass(t, map[string]string{"copy-a": "serve reader", "copy-b": "serve reader", "copy-c": "serve reader",
 		"one-more-log": "serve reader"}, "py-good")
 	both := []string{class.FlagLabBinary, class.FlagReferenceTranscript}
-	gradeFlags(t, 3, subs, class.Options{Sandbox: processSandbox(t), Jobs: 3, TimeScale: 2, Reference: reference(t)},
+	gradeFlags(t, 3, subs, class.Options{Kinds: kinds.Builtin(), Sandbox: processSandbox(t), Jobs: 3, TimeScale: 2, Reference: reference(t)},
 		map[string][]string{"copy-a": both, "copy-b": both, "copy-c": both, "one-more-log": {class.FlagLabBinary}, "py-good": nil})
 }
 
@@ -116,7 +117,7 @@ func TestSameClientRunFlagUnderLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	gradeFlags(t, 2, subs, class.Options{Lesson: 3, Sandbox: processSandbox(t), Jobs: 3, TimeScale: 2, Reference: []string{bin, "client"}},
+	gradeFlags(t, 2, subs, class.Options{Kinds: kinds.Builtin(), Lesson: 3, Sandbox: processSandbox(t), Jobs: 3, TimeScale: 2, Reference: []string{bin, "client"}},
 		map[string][]string{"copy-a": both, "copy-b": both, "client-mistake": nil})
 }
 
@@ -127,7 +128,7 @@ func TestSameTranscriptFlagContainer(t *testing.T) {
 	sb := containerSandbox(t)
 	subs := labClass(t, map[string]string{"copy-a": "serve reader", "copy-b": "serve reader", "one-more-log": "serve reader"}, "py-good")
 	both := []string{class.FlagLabBinary, class.FlagReferenceTranscript}
-	gradeFlags(t, 2, subs, class.Options{Sandbox: sb, Jobs: 3, TimeScale: 2, Reference: reference(t),
+	gradeFlags(t, 2, subs, class.Options{Kinds: kinds.Builtin(), Sandbox: sb, Jobs: 3, TimeScale: 2, Reference: reference(t),
 		Root: filepath.Dir(subs), Share: []string{filepath.Join(testdata(t), "servers")}},
 		map[string][]string{"copy-a": both, "copy-b": both, "one-more-log": {class.FlagLabBinary}, "py-good": nil})
 }

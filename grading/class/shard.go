@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
-	"io/fs"
 	"strconv"
 	"strings"
 )
@@ -82,14 +81,14 @@ func (s Shard) Filter(subs []Folder) []Folder {
 }
 
 // Empty returns the class of a shard that holds none of the students, so
-// that it still leaves a record for the merge to count: lesson's checks
-// and maximum score, the given time scale, no students.
-func Empty(lesson int, lessonDir fs.FS, scale float64, sandboxName string, ignored []string) (*Class, error) {
-	l, err := loadLesson(lesson, lessonDir)
+// that it still leaves a record for the merge to count: the checks and
+// maximum score of the lesson opts names, opts' time scale, no students.
+func Empty(opts Options, sandboxName string, ignored []string) (*Class, error) {
+	l, err := opts.loadLesson()
 	if err != nil {
 		return nil, err
 	}
-	c := &Class{Lesson: l.Manifest().Number, Sandbox: sandboxName, Checks: l.Checks(), TimeScale: scale, Ignored: ignored}
+	c := &Class{Lesson: l.Manifest().Number, Sandbox: sandboxName, Checks: l.Checks(), TimeScale: opts.TimeScale, Ignored: ignored}
 	for _, ch := range l.Checks() {
 		c.MaxScore += ch.Points
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/internal/kinds"
 )
 
 // startFailures are submissions whose run never starts a server, and what
@@ -40,7 +41,7 @@ func checkStartFailures(t *testing.T, sb sandbox.Sandbox, interpreterNamed bool)
 		}
 	}
 	subs := classOf(t, files)
-	c, err := class.Grade(context.Background(), subs, class.Options{Sandbox: sb, TimeScale: 1})
+	c, err := class.Grade(context.Background(), subs, class.Options{Kinds: kinds.Builtin(), Sandbox: sb, TimeScale: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

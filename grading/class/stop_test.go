@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/proc"
 
@@ -90,7 +91,7 @@ func TestStopIsExact(t *testing.T) {
 	var onResult []string
 	// Deadlines × 5: c-hang's run lasts minutes, however slow a-good's is
 	// on a loaded machine (a correct server never waits for a deadline).
-	opts := class.Options{Sandbox: sb, Jobs: 3, TimeScale: 5, OnResult: func(done, total int, s *class.Student) {
+	opts := class.Options{Kinds: kinds.Builtin(), Sandbox: sb, Jobs: 3, TimeScale: 5, OnResult: func(done, total int, s *class.Student) {
 		onResult = append(onResult, fmt.Sprintf("%d/%d %s", done, total, s.Name))
 		if s.Name != "a-good" {
 			return
@@ -160,7 +161,7 @@ func TestStopAfterTheLastIsComplete(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	stop := errors.New("stopped by the test")
-	c, err := class.Grade(ctx, subs, class.Options{Sandbox: processSandbox(t), TimeScale: 1,
+	c, err := class.Grade(ctx, subs, class.Options{Kinds: kinds.Builtin(), Sandbox: processSandbox(t), TimeScale: 1,
 		OnResult: func(done, total int, s *class.Student) { cancel(stop) }})
 	if err != nil || c == nil || c.Incomplete || len(c.Students) != 1 || len(c.NotGraded) != 0 {
 		t.Fatalf("error %v, class %+v; want every student graded, the class complete", err, c)

@@ -11,6 +11,7 @@ import (
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/internal/kinds"
 )
 
 // timingBound lists the submissions whose verdict depends on how the
@@ -41,7 +42,7 @@ var timingBound = map[string]struct {
 // attempts (a timeout is rerun once, nothing else is), and what was graded.
 func checkVerdicts(t *testing.T, sb sandbox.Sandbox, jobs int) {
 	want := readExpected(t)
-	opts := class.Options{Sandbox: sb, Jobs: jobs, Reference: reference(t), GoSeed: seed(t)}
+	opts := class.Options{Kinds: kinds.Builtin(), Sandbox: sb, Jobs: jobs, Reference: reference(t), GoSeed: seed(t)}
 	// The hostile submissions need parts git cannot hold; TestHostileClass
 	// grades them.
 	hostile, err := filepath.Glob(filepath.Join(testdata(t), "submissions", "hostile-*"))
