@@ -134,7 +134,8 @@ func (k *Kinds) For(m *lessons.Manifest) (Kind, error) {
 // LoadLesson reads a lesson through its manifest, from dir when it is set
 // (a lesson folder on disk; without a manifest of its own it uses the
 // built-in lesson's), else from the lessons built into the lab; then the
-// kind its subject names reads the rest.
+// kind its subject names reads the rest. Each result the lesson grades
+// says what its student wrote (Result.Program, the kind's Program).
 func LoadLesson(kinds *Kinds, number int, dir fs.FS) (Lesson, error) {
 	if number == 0 {
 		number = 1
@@ -155,7 +156,11 @@ func LoadLesson(kinds *Kinds, number int, dir fs.FS) (Lesson, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lesson %d: %s: %w", number, m.Checks, err)
 	}
-	return kind.Load(m, root, base, checks)
+	l, err := kind.Load(m, root, base, checks)
+	if err != nil {
+		return nil, err
+	}
+	return programLesson{Lesson: l, program: kind.Program()}, nil
 }
 
 // lessonManifest finds lesson number's manifest, and the folder base in

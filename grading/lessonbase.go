@@ -37,7 +37,7 @@ func LoadKind[L Lesson](kind Kind, number int, dir fs.FS) (L, error) {
 	if err != nil {
 		return none, err
 	}
-	typed, ok := l.(L)
+	typed, ok := kindsOwn(l).(L)
 	if !ok {
 		return none, fmt.Errorf("lesson %d: the %s kind loaded a %T, not a %T", number, kind.Name(), l, none)
 	}

@@ -77,8 +77,11 @@ type Submission struct {
 
 // Result is everything one grading run found.
 type Result struct {
-	Lesson   int  `json:"lesson"`
-	Gradable bool `json:"gradable"`
+	Lesson int `json:"lesson"`
+	// Program is what the student wrote, the lesson kind's Program():
+	// "server", "client". A result made before the field existed has none.
+	Program  string `json:"program,omitempty"`
+	Gradable bool   `json:"gradable"`
 	// Problem says, when Gradable is false, why the server could not be graded.
 	Problem  string        `json:"problem,omitempty"`
 	Score    int           `json:"score"`

@@ -581,7 +581,7 @@ func (g *grader) ungradable(kind grading.OutcomeKind, problem string) *grading.R
 // says why in a sentence or two; output, when set, is what the failing
 // step wrote, which the Problem then shows after the sentence.
 func Ungradable(lesson grading.Lesson, kind grading.OutcomeKind, problem, output string) *grading.Result {
-	res := &grading.Result{Lesson: lesson.Manifest().Number, Gradable: false, Problem: problem,
+	res := &grading.Result{Lesson: lesson.Manifest().Number, Program: grading.ProgramOf(lesson), Gradable: false, Problem: problem,
 		Outcome: grading.Outcome{Kind: kind, Detail: problem}}
 	if output != "" {
 		res.Problem += " Its output:\n" + output
