@@ -33,9 +33,9 @@ const (
 	// TranscriptMax that of a whole result; TranscriptEventsMax caps the
 	// events of one scenario, and TranscriptEventsTotalMax a result's.
 	TranscriptScenarioMax    = event.ScenarioTextMax
-	TranscriptMax            = 1 << 20
+	TranscriptMax            = event.TranscriptTextMax
 	TranscriptEventsMax      = event.ScenarioEventsMax
-	TranscriptEventsTotalMax = 10_000
+	TranscriptEventsTotalMax = event.TranscriptEventsMax
 	// FieldMax caps a check's message, expected and actual in a result.
 	FieldMax = 16 << 10
 )
@@ -51,62 +51,7 @@ func CutText(s string, max int, why string) string { return event.CutText(s, max
 // scenario's later events counted, not kept: one note in their place says
 // how many there were and how many bytes they held. A transcript within the
 // caps is returned as it is, so bounding twice changes nothing.
-func BoundTranscript(events []Event) []Event {
-	type tally struct {
-		bytes, events int
-		note          int // index in out of the note for dropped events, or -1
-		dropped       int
-		droppedBytes  int64
-		lastAt        int64
-	}
-	per := map[string]*tally{}
-	total, totalEvents := 0, 0
-	var out []Event
-	changed := false
-	for _, e := range events {
-		t := per[e.Scenario]
-		if t == nil {
-			t = &tally{note: -1}
-			per[e.Scenario] = t
-		}
-		size := len(e.Text)
-		if t.note >= 0 || t.bytes+min(size, EventTextMax) > TranscriptScenarioMax || t.events >= TranscriptEventsMax ||
-			total+min(size, EventTextMax) > TranscriptMax || totalEvents >= TranscriptEventsTotalMax {
-			if t.note < 0 {
-				t.note = len(out)
-				out = append(out, Event{Scenario: e.Scenario, Kind: event.Note})
-			}
-			t.dropped++
-			t.droppedBytes += int64(size)
-			t.lastAt = max(t.lastAt, e.AtMS)
-			changed = true
-			continue
-		}
-		if size > EventTextMax {
-			e.Text = CutText(e.Text, EventTextMax, fmt.Sprintf("an event's text is kept up to %d bytes", EventTextMax))
-			changed = true
-		}
-		t.bytes += len(e.Text)
-		t.events++
-		total += len(e.Text)
-		totalEvents++
-		t.lastAt = max(t.lastAt, e.AtMS)
-		out = append(out, e)
-	}
-	if !changed {
-		return events
-	}
-	for name, t := range per {
-		if t.note < 0 {
-			continue
-		}
-		out[t.note].AtMS = t.lastAt
-		out[t.note].Text = fmt.Sprintf("… [cut: %s of scenario %s, %s of text, %s counted, not kept: "+
-			"a transcript keeps up to %d bytes and %d events a scenario, %d bytes and %d events in all]",
-			CountOf(t.dropped, "more event", "more events"), name, CountOf(int(t.droppedBytes), "byte", "bytes"), Pick(t.dropped, "was", "were"), TranscriptScenarioMax, TranscriptEventsMax, TranscriptMax, TranscriptEventsTotalMax)
-	}
-	return out
-}
+func BoundTranscript(events []Event) []Event { return event.Bound(events) }
 
 // boundResult keeps a result within the caps: its transcript (see
 // BoundTranscript) and each check's message, expected and actual, cut at

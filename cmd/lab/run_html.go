@@ -7,10 +7,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/lab/capture"
 	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/play"
+	"github.com/mcplab/mcplab/lab/timeline"
 )
 
 // runFormats are the formats lab run writes: text, the events as lines as
@@ -71,7 +71,7 @@ func runHTML(ctx context.Context, e *env, lesson int, player play.Player, req pl
 		return playExit(err)
 	}
 	var b bytes.Buffer
-	if err := report.WriteRunHTML(&b, lesson, log.all()); err != nil {
+	if err := timeline.WriteRun(&b, lesson, log.all()); err != nil {
 		return exitInternal, err
 	}
 	if out == "" {

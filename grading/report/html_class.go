@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/lab/textesc"
+	"github.com/mcplab/mcplab/lab/timeline"
 )
 
 // ClassPage is what the class page (results/index.html) shows: the class's
@@ -104,7 +105,7 @@ func WriteClassHTML(w io.Writer, p *ClassPage) error {
 	if p == nil {
 		return fmt.Errorf("report: no class to write")
 	}
-	v := &classView{Page: p, Style: template.CSS(pageCSS), Script: template.JS(sortScript)}
+	v := &classView{Page: p, Style: template.CSS(timeline.CSS), Script: template.JS(sortScript)}
 	v.Title = fmt.Sprintf("Lesson %d: class results", p.Lesson)
 	students := append([]ClassStudent(nil), p.Students...)
 	sort.SliceStable(students, func(i, j int) bool { return students[i].Name < students[j].Name })
@@ -237,7 +238,7 @@ const sortScript = `
 `
 
 // classHTML is the class page.
-const classHTML = pageHead + `<style>{{.Style}}
+const classHTML = timeline.PageHead + `<style>{{.Style}}
 table.histogram{width:auto;min-width:16rem}
 button.sort{font:inherit;font-weight:700;background:none;border:0;padding:0;cursor:pointer;color:inherit;text-decoration:underline dotted}
 th[aria-sort=ascending] button.sort::after{content:" ▲"}

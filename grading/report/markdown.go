@@ -129,7 +129,7 @@ func mdTranscripts(b *strings.Builder, r *grading.Result) {
 			fmt.Fprintf(b, "… [cut: %d more scenarios not shown, to keep the report under GitHub's 1 MiB limit for a job summary]\n\n", len(scenarios)-i)
 			break
 		}
-		fmt.Fprintf(b, "### Scenario %s\n\n", mdInline(sc.name))
+		fmt.Fprintf(b, "### Scenario %s\n\n", mdInline(sc.Name))
 		code := transcriptBlock(sc, mdTranscriptMax, mdCodeText)
 		f := fence(code)
 		fmt.Fprintf(b, "%stext\n%s%s\n\n", f, code, f)
@@ -174,7 +174,7 @@ func failureNotes(r *grading.Result, scenarios []scenario) [][]failureNote {
 		if actual := strings.TrimSpace(first); actual != "" {
 		search:
 			for i, sc := range scenarios {
-				for j, e := range sc.events {
+				for j, e := range sc.Events {
 					if e.Kind != event.Answer {
 						continue
 					}
@@ -216,8 +216,8 @@ func sequenceDiagram(sc scenario, notes []failureNote) string {
 			}
 		}
 	}
-	shown := min(len(sc.events), mdDiagramEvents)
-	for j, e := range sc.events[:shown] {
+	shown := min(len(sc.Events), mdDiagramEvents)
+	for j, e := range sc.Events[:shown] {
 		text := oneLine(e.Text, " | ")
 		switch e.Kind {
 		case event.Send:
@@ -235,8 +235,8 @@ func sequenceDiagram(sc scenario, notes []failureNote) string {
 		}
 		writeNotes(j)
 	}
-	if shown < len(sc.events) {
-		fmt.Fprintf(&b, "    Note over Grader,Server: %s\n", mermaidText(fmt.Sprintf("… %d more events not drawn (see the transcript)", len(sc.events)-shown)))
+	if shown < len(sc.Events) {
+		fmt.Fprintf(&b, "    Note over Grader,Server: %s\n", mermaidText(fmt.Sprintf("… %d more events not drawn (see the transcript)", len(sc.Events)-shown)))
 		for _, n := range notes {
 			if n.after >= shown {
 				b.WriteString("    Note over Grader,Server: " + mermaidText(n.text) + "\n")

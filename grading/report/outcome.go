@@ -5,15 +5,13 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/timeline"
 )
 
 // outcomeMeaning says in words what an outcome means, for the program the
-// lesson grades: a server in lessons 1 and 2, a client in lesson 3.
+// lesson grades (see programOf).
 func outcomeMeaning(r *grading.Result) string {
-	program := "server"
-	if r.Lesson == 3 {
-		program = "client"
-	}
+	program := programOf(r)
 	switch r.Outcome.Kind {
 	case grading.OutcomeGraded:
 		return "every check passed"
@@ -69,4 +67,18 @@ func outcomeDetailAdds(r *grading.Result) bool {
 		return false
 	}
 	return !strings.EqualFold(strings.TrimSuffix(strings.TrimSpace(r.Outcome.Detail), "."), outcomeMeaning(r))
+}
+
+// programOf is what the result's student wrote: r.Program, or for a result
+// that has none (a results file written before the field existed), what
+// its transcript shows: a client's, with the servers the grader played, or
+// else a server's, the only two kinds such a file can hold.
+func programOf(r *grading.Result) string {
+	switch {
+	case r.Program != "":
+		return r.Program
+	case timeline.ClientTranscript(r.Transcript):
+		return "client"
+	}
+	return "server"
 }

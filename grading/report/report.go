@@ -20,7 +20,7 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/event"
+	"github.com/mcplab/mcplab/lab/timeline"
 )
 
 // The format names Write accepts.
@@ -191,27 +191,11 @@ func sides(c grading.CheckResult) string {
 }
 
 // scenario is the events of one scenario of a transcript.
-type scenario struct {
-	name   string
-	events []grading.Event
-}
+type scenario = timeline.Group
 
 // byScenario groups a transcript by scenario, in the order each scenario
 // first appears, keeping the order of events within each.
-func byScenario(events []grading.Event) []scenario {
-	var out []scenario
-	index := map[string]int{}
-	for _, e := range events {
-		i, ok := index[e.Scenario]
-		if !ok {
-			i = len(out)
-			index[e.Scenario] = i
-			out = append(out, scenario{name: e.Scenario})
-		}
-		out[i].events = append(out[i].events, e)
-	}
-	return out
-}
+func byScenario(events []grading.Event) []scenario { return timeline.Groups(events) }
 
 // eventLine writes one event on one line: its time, an arrow or a word for
 // its kind, and its text. Newlines inside a chunk are shown as " | ", as
@@ -241,39 +225,13 @@ func asIs(s string) string { return s }
 // writes them with esc, cut before it passes max bytes with a line that
 // says how many events are not shown.
 func transcriptBlock(sc scenario, max int, esc func(string) string) string {
-	var lines strings.Builder
-	for j, e := range sc.events {
-		line := eventLineWith(e, esc) + "\n"
-		if lines.Len()+len(line) > max {
-			fmt.Fprintf(&lines, "… [cut: %d more events not shown]\n", len(sc.events)-j)
-			break
-		}
-		lines.WriteString(line)
-	}
-	return lines.String()
+	return timeline.TranscriptBlock(sc, max, esc)
 }
 
 // eventLineWith is eventLine with esc applied to the event's own text (not
 // to the arrows around it).
 func eventLineWith(e grading.Event, esc func(string) string) string {
-	text := esc(oneLine(e.Text, " | "))
-	var body string
-	switch e.Kind {
-	case event.Send:
-		body = "-> " + text
-	case event.Answer:
-		body = "<- " + text
-	case event.Stderr:
-		body = "stderr " + text
-	case event.Close:
-		body = "close stdin"
-		if text != "" {
-			body = "close " + text
-		}
-	default:
-		body = strings.TrimSpace(esc(string(e.Kind)) + " " + text)
-	}
-	return fmt.Sprintf("%6dms  %s", e.AtMS, strings.TrimRight(body, " "))
+	return timeline.EventLine(e, esc)
 }
 
 // transcriptText renders the transcript, scenario by scenario, as plain
@@ -281,11 +239,11 @@ func eventLineWith(e grading.Event, esc func(string) string) string {
 func transcriptText(r *grading.Result, maxBytes int) string {
 	var b strings.Builder
 	for _, sc := range byScenario(r.Transcript) {
-		fmt.Fprintf(&b, "== scenario %s ==\n", oneLine(sc.name, " "))
-		for i, e := range sc.events {
+		fmt.Fprintf(&b, "== scenario %s ==\n", oneLine(sc.Name, " "))
+		for i, e := range sc.Events {
 			line := eventLine(e) + "\n"
 			if b.Len()+len(line) > maxBytes {
-				fmt.Fprintf(&b, "… [cut: %d more events of this scenario, and any later scenarios, not shown]\n", len(sc.events)-i)
+				fmt.Fprintf(&b, "… [cut: %d more events of this scenario, and any later scenarios, not shown]\n", len(sc.Events)-i)
 				return b.String()
 			}
 			b.WriteString(line)

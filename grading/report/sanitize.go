@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/textesc"
+	"github.com/mcplab/mcplab/lab/timeline"
 )
 
 // This file holds every neutraliser the formats share. Student-derived text
@@ -53,21 +53,9 @@ func sanitized(r *grading.Result) *grading.Result {
 			}
 		}
 	}
-	if r.Transcript != nil {
-		// Bounded before it is cleaned (so a huge transcript is never
-		// copied whole), and again after (escapes make text longer).
-		events := grading.BoundTranscript(r.Transcript)
-		c.Transcript = make([]grading.Event, len(events))
-		for i, e := range events {
-			c.Transcript[i] = grading.Event{
-				Scenario: clean(e.Scenario),
-				AtMS:     e.AtMS,
-				Kind:     event.Kind(clean(string(e.Kind))),
-				Text:     clean(e.Text),
-			}
-		}
-		c.Transcript = grading.BoundTranscript(c.Transcript)
-	}
+	// Bounded before it is cleaned (so a huge transcript is never copied
+	// whole), and again after (escapes make text longer).
+	c.Transcript = timeline.Clean(r.Transcript, grading.BoundTranscript)
 	if r.Seed != nil {
 		seed := *r.Seed
 		c.Seed = &seed
@@ -106,29 +94,12 @@ func clipRunes(s string, max int) string { return clipRunesWith(s, max, "…") }
 // clipRunesWith cuts s to at most max runes, marker included, ending it
 // with marker. A max too small for the marker leaves nothing.
 func clipRunesWith(s string, max int, marker string) string {
-	if utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	keep := max - utf8.RuneCountInString(marker)
-	if keep < 0 {
-		return ""
-	}
-	n := 0
-	for i := range s {
-		if n == keep {
-			return s[:i] + marker
-		}
-		n++
-	}
-	return s
+	return timeline.ClipRunes(s, max, marker)
 }
 
 // oneLine puts s on one line: every newline becomes sep and tabs become
 // spaces.
-func oneLine(s, sep string) string {
-	s = strings.ReplaceAll(s, "\n", sep)
-	return strings.ReplaceAll(s, "\t", " ")
-}
+func oneLine(s, sep string) string { return timeline.OneLine(s, sep) }
 
 // mdInline escapes cleaned text for Markdown running text or a table cell:
 // newlines become spaces (or <br> in a cell that keeps lines, see mdCell),

@@ -1,11 +1,10 @@
-package report
+package timeline
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
 
-	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/wire"
 )
@@ -34,20 +33,9 @@ type tlAsserted struct {
 	Anchor      string // the label's text-anchor: middle over an arc, start beside a mark
 }
 
-// ordersOf is the asserted orders of the scenario named name.
-func ordersOf(orders []grading.AssertedOrder, name string) []grading.AssertedOrder {
-	var out []grading.AssertedOrder
-	for _, o := range orders {
-		if o.Scenario == name {
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
 // firstAnswers is, by loose id (1 and "1" alike, as the grader matches
 // them), the index of the first answer with that id.
-func firstAnswers(events []grading.Event) map[string]int {
+func firstAnswers(events []event.Event) map[string]int {
 	at := map[string]int{}
 	for ei, e := range events {
 		if e.Kind != event.Answer {
@@ -69,7 +57,7 @@ func firstAnswers(events []grading.Event) map[string]int {
 // words, and on the timeline an arc from the answer that must come first to
 // the one that must come after (green when kept, dashed red when not), or a
 // tag beside the one answer that came.
-func markAsserted(t *tlScenario, events []grading.Event, marks []*tlMark, orders []grading.AssertedOrder) {
+func markAsserted(t *tlScenario, events []event.Event, marks []*tlMark, orders []Order) {
 	if len(orders) == 0 {
 		return
 	}
@@ -108,7 +96,7 @@ func markAsserted(t *tlScenario, events []grading.Event, marks []*tlMark, orders
 
 // assertedText says what the lesson asserts and what happened: the times
 // of the two answers (events a and b), or which one never came.
-func assertedText(o grading.AssertedOrder, events []grading.Event, a int, okFirst bool, b int, okThen bool) string {
+func assertedText(o Order, events []event.Event, a int, okFirst bool, b int, okThen bool) string {
 	ask := fmt.Sprintf("The lesson asserts the answer to id %s before the answer to id %s (%s)", o.First, o.Then, strings.Join(o.Checks, ", "))
 	at := func(id string, ei int) string {
 		return fmt.Sprintf("id %s was answered at %d ms (event %d)", id, events[ei].AtMS, ei+1)

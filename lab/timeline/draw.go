@@ -1,4 +1,4 @@
-package report
+package timeline
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/event"
 )
 
@@ -143,15 +142,13 @@ var quotedLine = regexp.MustCompile("line [0-9]+ `([^`]*)`")
 // serverPrefix matches the name#connection prefix of a rig event.
 var serverPrefix = regexp.MustCompile(`^([^\s#]+)#[0-9]+ `)
 
-// clientLesson reports whether the transcript is a client lesson's: it has
-// the rig's events.
-func clientLesson(r *grading.Result) bool {
-	if r.Lesson == 3 {
-		return true
-	}
-	for _, e := range r.Transcript {
+// ClientTranscript reports whether events are a client lesson's: they
+// hold the rig's events (what the client sent the servers the lab played,
+// and what they answered). Its lanes and joins are a client's.
+func ClientTranscript(events []event.Event) bool {
+	for _, e := range events {
 		switch e.Kind {
-		case "to-server", "from-server", "rig":
+		case event.ToServer, event.FromServer, event.Rig:
 			return true
 		}
 	}
@@ -159,7 +156,7 @@ func clientLesson(r *grading.Result) bool {
 }
 
 // laneOf names the lane an event is drawn in.
-func laneOf(e grading.Event, client bool) string {
+func laneOf(e event.Event, client bool) string {
 	switch e.Kind {
 	case event.Send, event.Close:
 		if client {
@@ -173,7 +170,7 @@ func laneOf(e grading.Event, client bool) string {
 		return "stdout (the server's answers)"
 	case event.Stderr:
 		return "stderr (logs)"
-	case "to-server", "from-server", "rig":
+	case event.ToServer, event.FromServer, event.Rig:
 		if m := serverPrefix.FindStringSubmatch(e.Text); m != nil {
 			return "server " + m[1]
 		}
@@ -184,7 +181,7 @@ func laneOf(e grading.Event, client bool) string {
 
 // payload is an event's message without a rig event's "name#n " prefix and
 // an HTTP request's "[headers] " part.
-func payload(e grading.Event) string {
+func payload(e event.Event) string {
 	t := e.Text
 	if m := serverPrefix.FindStringIndex(t); m != nil {
 		t = t[m[1]:]
@@ -257,11 +254,12 @@ type stdinLine struct {
 // the event, and per check the anchors of its marks.
 type evidenceIndex struct {
 	byEvent map[[2]int][]string
-	byCheck map[int][]evidenceRef
+	byCheck map[int][]EvidenceRef
 }
 
-// evidenceRef is one link of a failed check to a mark.
-type evidenceRef struct {
+// EvidenceRef is one link of a failed check to a mark: the anchor of the
+// mark (or of a scenario's timeline) and what the link reads.
+type EvidenceRef struct {
 	Href  string
 	Label string
 }
@@ -271,15 +269,15 @@ const evidenceMax = 12
 
 // scenarioNamed finds the scenario a check's message names first ("In
 // scenario 03-errors, ..."), or -1.
-func scenarioNamed(msg string, scenarios []scenario) int {
+func scenarioNamed(msg string, scenarios []Group) int {
 	best, at := -1, len(msg)+1
 	for i, sc := range scenarios {
-		if sc.name == "" {
+		if sc.Name == "" {
 			continue
 		}
-		j := strings.Index(msg, "scenario "+sc.name)
+		j := strings.Index(msg, "scenario "+sc.Name)
 		if j >= 0 {
-			end := j + len("scenario "+sc.name)
+			end := j + len("scenario "+sc.Name)
 			if end < len(msg) && !strings.ContainsRune(" ,.;:)", rune(msg[end])) {
 				continue // a longer name that begins with this one
 			}
@@ -295,10 +293,10 @@ func scenarioNamed(msg string, scenarios []scenario) int {
 // whose message is the check's actual answer (as JSON, keys in any order,
 // or as text), in the scenario the check names first, then elsewhere; with
 // no actual answer, the deadlines that ran out in the scenario it names.
-func findEvidence(r *grading.Result, scenarios []scenario, limits []int) evidenceIndex {
-	ix := evidenceIndex{byEvent: map[[2]int][]string{}, byCheck: map[int][]evidenceRef{}}
-	for ci, c := range r.Checks {
-		if c.Status != grading.StatusFail {
+func findEvidence(checks []Check, scenarios []Group, limits []int) evidenceIndex {
+	ix := evidenceIndex{byEvent: map[[2]int][]string{}, byCheck: map[int][]EvidenceRef{}}
+	for ci, c := range checks {
+		if !c.Failed {
 			continue
 		}
 		named := scenarioNamed(c.Message, scenarios)
@@ -308,9 +306,9 @@ func findEvidence(r *grading.Result, scenarios []scenario, limits []int) evidenc
 		if canon == "" {
 			canon = canonicalJSON(actual)
 		}
-		matches := func(e grading.Event) bool {
+		matches := func(e event.Event) bool {
 			switch e.Kind {
-			case event.Send, event.Close, event.Exit, "rig", "from-server":
+			case event.Send, event.Close, event.Exit, event.Rig, event.FromServer:
 				return false
 			}
 			if e.Kind == event.Note && actual == "" {
@@ -334,24 +332,24 @@ func findEvidence(r *grading.Result, scenarios []scenario, limits []int) evidenc
 				order = append(order, i)
 			}
 		}
-		var refs []evidenceRef
+		var refs []EvidenceRef
 		add := func(si, ei int) {
 			for _, r := range refs {
 				if r.Href == markID(si, ei) {
 					return
 				}
 			}
-			e := scenarios[si].events[ei]
+			e := scenarios[si].Events[ei]
 			ix.byEvent[[2]int{si, ei}] = append(ix.byEvent[[2]int{si, ei}], c.ID)
-			refs = append(refs, evidenceRef{
+			refs = append(refs, EvidenceRef{
 				Href:  markID(si, ei),
-				Label: fmt.Sprintf("scenario %s, event %d (%s at %d ms)", scenarios[si].name, ei+1, e.Kind, e.AtMS),
+				Label: fmt.Sprintf("scenario %s, event %d (%s at %d ms)", scenarios[si].Name, ei+1, e.Kind, e.AtMS),
 			})
 		}
 		if missing := actual == "" || actual == "(nothing)"; missing && named >= 0 {
 			// Nothing came: the evidence is the line that asked, and
 			// what the grader noted (a wait that ran out, an early end).
-			events := scenarios[named].events
+			events := scenarios[named].Events
 			if q := quotedLine.FindStringSubmatch(c.Message); q != nil {
 				want := strings.TrimSuffix(q[1], "...")
 				for _, l := range splitLines(events) {
@@ -375,7 +373,7 @@ func findEvidence(r *grading.Result, scenarios []scenario, limits []int) evidenc
 			if si != named && actual == "" {
 				break // a missing answer is shown only where the check says
 			}
-			for ei, e := range scenarios[si].events {
+			for ei, e := range scenarios[si].Events {
 				if len(refs) == evidenceMax {
 					break
 				}
@@ -386,7 +384,7 @@ func findEvidence(r *grading.Result, scenarios []scenario, limits []int) evidenc
 			}
 		}
 		if len(refs) == 0 && named >= 0 {
-			refs = append(refs, evidenceRef{Href: "sc-" + fmt.Sprint(named), Label: "the timeline of scenario " + scenarios[named].name})
+			refs = append(refs, EvidenceRef{Href: "sc-" + fmt.Sprint(named), Label: "the timeline of scenario " + scenarios[named].Name})
 		}
 		ix.byCheck[ci] = refs
 	}
@@ -396,11 +394,11 @@ func findEvidence(r *grading.Result, scenarios []scenario, limits []int) evidenc
 // markLimits is how many events of each scenario are drawn and listed: up
 // to tlMarksMax each, and tlPageMarks on the page, so a flood of events
 // gives a page of bounded size (every event stays in the transcript).
-func markLimits(scenarios []scenario) []int {
+func markLimits(scenarios []Group) []int {
 	limits := make([]int, len(scenarios))
 	left := tlPageMarks
 	for i, sc := range scenarios {
-		limits[i] = min(len(sc.events), tlMarksMax, left)
+		limits[i] = min(len(sc.Events), tlMarksMax, left)
 		left -= limits[i]
 	}
 	return limits
@@ -452,11 +450,11 @@ func (tm timeMap) x(t int64) float64 {
 
 // buildTimeline lays out one scenario. ev holds the failed checks that point
 // at each event; orders are the orders of answers the scenario asserts.
-func buildTimeline(si int, sc scenario, limit int, client bool, ev evidenceIndex, wrongFrom func(grading.Event) string, orders []grading.AssertedOrder) *tlScenario {
-	t := &tlScenario{Index: si, Anchor: fmt.Sprintf("sc-%d", si), Name: sc.name}
-	events := sc.events[:limit]
+func buildTimeline(si int, sc Group, limit int, client bool, ev evidenceIndex, wrongFrom func(event.Event) string, orders []Order) *tlScenario {
+	t := &tlScenario{Index: si, Anchor: fmt.Sprintf("sc-%d", si), Name: sc.Name}
+	events := sc.Events[:limit]
 	drawn := len(events)
-	t.Undrawn = len(sc.events) - drawn
+	t.Undrawn = len(sc.Events) - drawn
 	times := markTimes(events)
 	t.EndMS = times[len(times)-1]
 	tm := newTimeMap(times)
@@ -492,7 +490,7 @@ func buildTimeline(si int, sc scenario, limit int, client bool, ev evidenceIndex
 
 // markTimes is the time each event is drawn at, after a leading 0: its
 // recorded time, never earlier than the event before it.
-func markTimes(events []grading.Event) []int64 {
+func markTimes(events []event.Event) []int64 {
 	times := make([]int64, 0, len(events)+1)
 	times = append(times, 0)
 	for _, e := range events {
@@ -511,17 +509,17 @@ type timelineLanes struct {
 
 // newTimelineLanes makes the lanes, in a fixed order: what the program is
 // sent, what it answers, each rig server, stderr, and the grader's own events.
-func newTimelineLanes(events []grading.Event, client bool) *timelineLanes {
+func newTimelineLanes(events []event.Event, client bool) *timelineLanes {
 	ls := &timelineLanes{byName: map[string]*tlLane{}}
-	ls.want(laneOf(grading.Event{Kind: event.Send}, client))
-	ls.want(laneOf(grading.Event{Kind: event.Answer}, client))
+	ls.want(laneOf(event.Event{Kind: event.Send}, client))
+	ls.want(laneOf(event.Event{Kind: event.Answer}, client))
 	for _, e := range events {
 		if l := laneOf(e, client); strings.HasPrefix(l, "server") {
 			ls.want(l)
 		}
 	}
-	ls.want(laneOf(grading.Event{Kind: event.Stderr}, client))
-	ls.want(laneOf(grading.Event{Kind: event.Note}, client))
+	ls.want(laneOf(event.Event{Kind: event.Stderr}, client))
+	ls.want(laneOf(event.Event{Kind: event.Note}, client))
 	return ls
 }
 
@@ -536,14 +534,14 @@ func (ls *timelineLanes) want(name string) {
 
 // newMark is the mark of event ei of scenario si, with its classes and its
 // verdict, not yet placed.
-func newMark(si, ei int, e grading.Event, client bool, ev evidenceIndex, wrongFrom func(grading.Event) string) *tlMark {
+func newMark(si, ei int, e event.Event, client bool, ev evidenceIndex, wrongFrom func(event.Event) string) *tlMark {
 	m := &tlMark{
 		ID: markID(si, ei), RowID: rowID(si, ei), Seq: ei + 1, AtMS: e.AtMS,
 		Kind: string(e.Kind), Lane: laneOf(e, client),
-		Text:     clipRunes(oneLine(e.Text, " ⏎ "), tlCellMax),
+		Text:     clipRunes(OneLine(e.Text, " ⏎ "), tlCellMax),
 		Evidence: ev.byEvent[[2]int{si, ei}],
 	}
-	m.Title = fmt.Sprintf("%d ms, %s: %s", e.AtMS, e.Kind, clipRunes(oneLine(e.Text, " ⏎ "), tlTitleMax))
+	m.Title = fmt.Sprintf("%d ms, %s: %s", e.AtMS, e.Kind, clipRunes(OneLine(e.Text, " ⏎ "), tlTitleMax))
 	classes := []string{"k-" + cssWord(string(e.Kind))}
 	if e.Kind == event.Note && deadlineNote.MatchString(e.Text) {
 		classes = append(classes, "deadline")
@@ -565,8 +563,8 @@ func newMark(si, ei int, e grading.Event, client bool, ev evidenceIndex, wrongFr
 // markVerdict judges an event: "wrong: …" for an answer the grader found
 // wrong or one a failed check quotes, "right" for any other answer, and ""
 // for an event that is not an answer.
-func markVerdict(e grading.Event, evidence []string, wrongFrom func(grading.Event) string) string {
-	answer := e.Kind == event.Answer || e.Kind == "to-server"
+func markVerdict(e event.Event, evidence []string, wrongFrom func(event.Event) string) string {
+	answer := e.Kind == event.Answer || e.Kind == event.ToServer
 	verdict := ""
 	if why := wrongFrom(e); why != "" && answer {
 		verdict = "wrong: " + why
@@ -583,7 +581,7 @@ func markVerdict(e grading.Event, evidence []string, wrongFrom func(grading.Even
 // place draws mark m at x, in the first row of its lane it does not
 // overlap (the last row when the lane has all its rows); m.Y is the row
 // until stack makes it absolute.
-func (ls *timelineLanes) place(m *tlMark, e grading.Event, x float64) {
+func (ls *timelineLanes) place(m *tlMark, e event.Event, x float64) {
 	m.Drawn = true
 	m.X = x
 	m.W = tlMinW
@@ -632,10 +630,10 @@ func (ls *timelineLanes) stack(t *tlScenario, marks []*tlMark) {
 }
 
 // markDeadlines draws each deadline that ran out across every lane.
-func markDeadlines(t *tlScenario, events []grading.Event, marks []*tlMark) {
+func markDeadlines(t *tlScenario, events []event.Event, marks []*tlMark) {
 	for ei, e := range events {
 		if e.Kind == event.Note && deadlineNote.MatchString(e.Text) {
-			t.Deadlines = append(t.Deadlines, tlDeadline{X: marks[ei].X + tlMinW/2, Label: clipRunes(oneLine(e.Text, " "), 60)})
+			t.Deadlines = append(t.Deadlines, tlDeadline{X: marks[ei].X + tlMinW/2, Label: clipRunes(OneLine(e.Text, " "), 60)})
 		}
 	}
 }
@@ -644,7 +642,7 @@ func markDeadlines(t *tlScenario, events []grading.Event, marks []*tlMark) {
 // the cut points of lines split over writes, and joins each answer to the
 // line with its id (an answer with id null to the first unanswered line
 // that had no id to copy).
-func joinServer(t *tlScenario, events []grading.Event, marks []*tlMark, lanes map[string]*tlLane) {
+func joinServer(t *tlScenario, events []event.Event, marks []*tlMark, lanes map[string]*tlLane) {
 	lines := splitLines(events)
 	for ei, e := range events {
 		if e.Kind != event.Send {
@@ -745,7 +743,7 @@ func joinServer(t *tlScenario, events []grading.Event, marks []*tlMark, lanes ma
 
 // splitLines rebuilds the lines the grader wrote from the chunks of a
 // scenario, noting the writes each one spans. Blank lines are left out.
-func splitLines(events []grading.Event) []*stdinLine {
+func splitLines(events []event.Event) []*stdinLine {
 	var lines []*stdinLine
 	var pending []byte
 	start := -1
@@ -782,7 +780,7 @@ func splitLines(events []grading.Event) []*stdinLine {
 // joinClient joins each command to the client's answer to it (commands are
 // answered in turn), and each message the client sent a server to the
 // server's answer with the same id.
-func joinClient(t *tlScenario, events []grading.Event, marks []*tlMark) {
+func joinClient(t *tlScenario, events []event.Event, marks []*tlMark) {
 	var commands []int
 	next := 0
 	type key struct{ server, id string }
@@ -797,7 +795,7 @@ func joinClient(t *tlScenario, events []grading.Event, marks []*tlMark) {
 				next++
 				link(t, marks, ci, ei, fmt.Sprintf("answers command %d", next), fmt.Sprintf("command %d", next))
 			}
-		case "to-server", "from-server":
+		case event.ToServer, event.FromServer:
 			m := serverPrefix.FindStringSubmatch(e.Text)
 			if m == nil {
 				continue
@@ -807,7 +805,7 @@ func joinClient(t *tlScenario, events []grading.Event, marks []*tlMark) {
 				continue
 			}
 			k := key{m[1], msg.id}
-			if e.Kind == "to-server" {
+			if e.Kind == event.ToServer {
 				if !msg.response {
 					asked[k] = ei
 				}

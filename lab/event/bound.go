@@ -1,0 +1,80 @@
+package event
+
+import (
+	"fmt"
+
+	"github.com/mcplab/mcplab/lab/textesc"
+)
+
+// The caps on a whole transcript, on top of a scenario's (see TextMax):
+// past TranscriptTextMax bytes of text or TranscriptEventsMax events in
+// all, a scenario's later events are counted, not kept. A graded result
+// and the page of lab run keep their transcripts within them.
+const (
+	TranscriptTextMax   = 1 << 20
+	TranscriptEventsMax = 10_000
+)
+
+// Bound returns the events within the transcript caps: each event's text
+// cut at TextMax, and, once a scenario has passed ScenarioTextMax bytes or
+// ScenarioEventsMax events (or the whole transcript TranscriptTextMax bytes
+// or TranscriptEventsMax events), that scenario's later events counted,
+// not kept: one note in their place says how many there were and how many
+// bytes they held. A transcript within the caps is returned as it is, so
+// bounding twice changes nothing.
+func Bound(events []Event) []Event {
+	type tally struct {
+		bytes, events int
+		note          int // index in out of the note for dropped events, or -1
+		dropped       int
+		droppedBytes  int64
+		lastAt        int64
+	}
+	per := map[string]*tally{}
+	total, totalEvents := 0, 0
+	var out []Event
+	changed := false
+	for _, e := range events {
+		t := per[e.Scenario]
+		if t == nil {
+			t = &tally{note: -1}
+			per[e.Scenario] = t
+		}
+		size := len(e.Text)
+		if t.note >= 0 || t.bytes+min(size, TextMax) > ScenarioTextMax || t.events >= ScenarioEventsMax ||
+			total+min(size, TextMax) > TranscriptTextMax || totalEvents >= TranscriptEventsMax {
+			if t.note < 0 {
+				t.note = len(out)
+				out = append(out, Event{Scenario: e.Scenario, Kind: Note})
+			}
+			t.dropped++
+			t.droppedBytes += int64(size)
+			t.lastAt = max(t.lastAt, e.AtMS)
+			changed = true
+			continue
+		}
+		if size > TextMax {
+			e.Text = CutText(e.Text, TextMax, fmt.Sprintf("an event's text is kept up to %d bytes", TextMax))
+			changed = true
+		}
+		t.bytes += len(e.Text)
+		t.events++
+		total += len(e.Text)
+		totalEvents++
+		t.lastAt = max(t.lastAt, e.AtMS)
+		out = append(out, e)
+	}
+	if !changed {
+		return events
+	}
+	for name, t := range per {
+		if t.note < 0 {
+			continue
+		}
+		out[t.note].AtMS = t.lastAt
+		out[t.note].Text = fmt.Sprintf("… [cut: %s of scenario %s, %s of text, %s counted, not kept: "+
+			"a transcript keeps up to %d bytes and %d events a scenario, %d bytes and %d events in all]",
+			textesc.CountOf(t.dropped, "more event", "more events"), name, textesc.CountOf(int(t.droppedBytes), "byte", "bytes"), textesc.Pick(t.dropped, "was", "were"), ScenarioTextMax, ScenarioEventsMax, TranscriptTextMax, TranscriptEventsMax)
+	}
+	return out
+}
