@@ -5,18 +5,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/mcplab/mcplab/internal/clients"
 	"github.com/mcplab/mcplab/lab/mcp"
 	"github.com/mcplab/mcplab/lab/mcphost"
 	"github.com/mcplab/mcplab/lab/textesc"
-	"github.com/mcplab/mcplab/lab/wire"
 )
 
 // hostFlags are the flags lab client, lab tools and lab call share.
@@ -66,8 +63,9 @@ func startHost(ctx context.Context, e *env, f hostFlags, approve func(*mcphost.T
 	return h, nil
 }
 
-// clientCmd is lesson 3's reference client behind the grading contract:
-// one JSON command a line on stdin, one JSON answer a line on stdout.
+// clientCmd runs a reference client of internal/clients (the lab's MCP
+// host, lesson 3's, when none is named) behind the grading contract: one
+// JSON command a line on stdin, one JSON answer a line on stdout.
 func clientCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlags("client", "client [--config servers.json] [NAME] < commands", e.stderr)
 	f := addHostFlags(fs)
@@ -75,140 +73,36 @@ func clientCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitCannot, err
 	}
-	if len(rest) > 0 && isReferenceClient(rest[0]) {
+	name := defaultClient
+	if len(rest) > 0 {
 		// A lesson's manifest names its reference client (client: NAME);
 		// flags may follow the name too (the grader adds --config).
+		name = rest[0]
 		if rest, err = parseFlags(fs, rest[1:]); err != nil {
 			return exitCannot, err
 		}
 	}
+	c, err := clients.Lookup(name)
+	if err != nil {
+		return exitCannot, usagef("%v; name one of them (or none, for %s) and give the commands on stdin, not as arguments", err, defaultClient)
+	}
 	if len(rest) > 0 {
 		return exitCannot, usagef("lab client takes its commands on stdin, not as arguments")
 	}
-	// A call command is the user's own request, so it stands for approval.
-	h, err := startHost(ctx, e, f, func(*mcphost.Tool, json.RawMessage) bool { return true })
+	h, err := startHost(ctx, e, f, c.Approve)
 	if err != nil {
 		return exitCannot, err
 	}
+	// Interrupted, Serve returns nil and this Close ends every server.
 	defer h.Close()
-	out := bufio.NewWriter(e.stdout)
-	lines := readLines(ctx, e.stdin)
-	for {
-		var l line
-		select {
-		case <-ctx.Done():
-			// Interrupted: the deferred Close ends every server.
-			return exitOK, nil
-		case l = <-lines:
-		}
-		if errors.Is(l.err, io.EOF) {
-			return exitOK, nil
-		}
-		var answer any
-		switch {
-		case errors.Is(l.err, wire.ErrLineTooLong):
-			answer = contractError{l.err.Error()}
-		case l.err != nil:
-			return exitInternal, fmt.Errorf("reading commands: %w", l.err)
-		default:
-			answer = runContractCommand(ctx, h, l.text)
-		}
-		b, err := wire.MarshalCompact(answer)
-		if err != nil {
-			return exitInternal, fmt.Errorf("encoding an answer: %w", err)
-		}
-		out.Write(append(b, '\n'))
-		if err := out.Flush(); err != nil {
-			return exitInternal, fmt.Errorf("writing an answer: %w", err)
-		}
+	if err := c.Serve(ctx, h, e.stdin, e.stdout); err != nil {
+		return exitInternal, err
 	}
+	return exitOK, nil
 }
 
-// line is one command line read, or why none could be.
-type line struct {
-	text []byte
-	err  error
-}
-
-// readLines reads r one line at a time in a goroutine of its own, so that
-// a command waiting on a terminal never keeps an interrupt from working.
-// It hands over the next line only when asked, ending with an error.
-func readLines(ctx context.Context, r io.Reader) <-chan line {
-	ch := make(chan line)
-	go func() {
-		for text, err := range wire.Lines(r, 0) {
-			select {
-			case ch <- line{text: append([]byte(nil), text...), err: err}:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	return ch
-}
-
-// The answers of the contract (lessons/03-wiring-up-mcp/CONTRACT.md).
-type (
-	contractTool struct {
-		Name          string          `json:"name"`
-		Description   string          `json:"description"`
-		NeedsApproval bool            `json:"needsApproval"`
-		InputSchema   json.RawMessage `json:"inputSchema,omitempty"`
-	}
-	contractFailed struct {
-		Server string `json:"server"`
-		Error  string `json:"error"`
-	}
-	contractTools struct {
-		Tools         []contractTool   `json:"tools"`
-		FailedServers []contractFailed `json:"failedServers"`
-	}
-	contractCall struct {
-		Text    string `json:"text"`
-		IsError bool   `json:"isError"`
-	}
-	contractError struct {
-		Error string `json:"error"`
-	}
-)
-
-func runContractCommand(ctx context.Context, h *mcphost.Host, line []byte) any {
-	var cmd struct {
-		Command   string          `json:"command"`
-		Name      *string         `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cmd); err != nil {
-		return contractError{fmt.Sprintf("the command is not a JSON object with command, name and arguments: %v", err)}
-	}
-	switch cmd.Command {
-	case "list_tools":
-		ans := contractTools{Tools: []contractTool{}, FailedServers: []contractFailed{}}
-		for _, t := range h.Tools() {
-			ans.Tools = append(ans.Tools, contractTool{t.Name, t.Description, t.NeedsApproval, t.InputSchema})
-		}
-		for _, s := range h.Servers() {
-			if s.Err != nil {
-				ans.FailedServers = append(ans.FailedServers, contractFailed{s.Alias, s.Err.Error()})
-			}
-		}
-		return ans
-	case "call_tool":
-		if cmd.Name == nil {
-			return contractError{`call_tool needs "name", the tool's namespaced name`}
-		}
-		if a := bytes.TrimSpace(cmd.Arguments); len(a) > 0 && a[0] != '{' && !bytes.Equal(a, wire.Null) {
-			return contractError{`"arguments" must be an object`}
-		}
-		r := h.Call(ctx, *cmd.Name, cmd.Arguments)
-		return contractCall{r.Text, r.IsError}
-	case "":
-		return contractError{`the command has no "command"; use "list_tools" or "call_tool"`}
-	}
-	return contractError{fmt.Sprintf("unknown command %q; use \"list_tools\" or \"call_tool\"", cmd.Command)}
-}
+// defaultClient is the client lab client runs when none is named.
+const defaultClient = "host"
 
 // toolsCmd shows the namespace a person's model would see: names, where
 // each tool comes from, the approval each needs, and the servers missing.
@@ -305,14 +199,4 @@ func orNone(args json.RawMessage) string {
 		return "no arguments"
 	}
 	return string(args)
-}
-
-// referenceClients are the clients lab client NAME knows, by the name a
-// client lesson's manifest gives its reference client: the lab's own MCP
-// host, which this command is.
-func referenceClients() []string { return []string{"host"} }
-
-// isReferenceClient reports whether lab client knows a client by name.
-func isReferenceClient(name string) bool {
-	return slices.Contains(referenceClients(), name)
 }
