@@ -21,6 +21,8 @@ import (
 // Client is one reference client: a way of answering commands over the
 // servers the lab mounts for it from lab client's --config.
 type Client struct {
+	// Name is how a client lesson's manifest names it (client: NAME) and
+	// lab client NAME runs it.
 	Name string
 	// Summary says in a few words what it is.
 	Summary string

@@ -20,6 +20,8 @@ import (
 // library on stdio: the stdio server these tests mount.
 const notesArg = "contract-notes-server"
 
+// TestMain serves the notes library when notesArg asks for it, else runs
+// the tests.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == notesArg {
 		if err := notes.Serve(context.Background(), os.Stdin, os.Stdout, os.Stderr); err != nil {
