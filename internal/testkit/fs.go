@@ -3,7 +3,6 @@ package testkit
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 )
 
@@ -19,13 +18,4 @@ func OpenDir(t testing.TB) string {
 		}
 	}
 	return dir
-}
-
-// Mkfifo makes a named pipe at path with the permission bits perm, or
-// fails t.
-func Mkfifo(t testing.TB, path string, perm uint32) {
-	t.Helper()
-	if err := syscall.Mkfifo(path, perm); err != nil {
-		t.Fatal(err)
-	}
 }

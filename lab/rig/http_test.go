@@ -26,6 +26,21 @@ func (echoHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // ticketsHandler is lesson 3's ticket system, the rig's usual HTTP server,
 // its log discarded. It is lab/tickets' own handler, not internal/servers'
 // wrapping of it: internal/servers imports the rig (through lab/clientplay).
+// startTickets starts a rig that plays the tickets server, closed when t
+// ends.
+func startTickets(t *testing.T, opts Options) *Rig {
+	t.Helper()
+	if opts.Dir == "" {
+		opts.Dir = shortDir(t)
+	}
+	r, err := Start(context.Background(), []Server{{Alias: "tickets", HTTP: ticketsHandler(t)}}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
 func ticketsHandler(t *testing.T) http.Handler {
 	t.Helper()
 	return tickets.Handler(func(string, ...any) {})

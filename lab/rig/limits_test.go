@@ -57,19 +57,6 @@ func rpcError(why string) string {
 	return `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"` + why + `"}}` + "\n"
 }
 
-func startTickets(t *testing.T, opts Options) *Rig {
-	t.Helper()
-	if opts.Dir == "" {
-		opts.Dir = shortDir(t)
-	}
-	r, err := Start(context.Background(), []Server{{Alias: "tickets", HTTP: ticketsHandler(t)}}, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
-	return r
-}
-
 const postHead = "POST /mcp HTTP/1.1\r\nHost: rig\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\n"
 
 // A body longer than MaxBody is answered 413 with a JSON-RPC error,
