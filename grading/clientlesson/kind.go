@@ -20,6 +20,10 @@ type Kind struct {
 	// (internal/kinds gives the lab's own, internal/servers.ForRig): the
 	// kind names none itself.
 	Servers clientplay.Servers
+	// Clients, when set, says whether the lab has the reference client a
+	// manifest's client: line names: nil, or an error that says which
+	// clients it has (internal/kinds sets it from internal/clients).
+	Clients func(name string) error
 }
 
 // Name is the subject that names the kind.

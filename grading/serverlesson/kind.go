@@ -13,7 +13,12 @@ import (
 // Kind is the server lesson kind ("subject: server"): a student's stdio
 // server, which the lab's scripted client plays the grading scenarios
 // against.
-type Kind struct{}
+type Kind struct {
+	// Servers, when set, says whether the lab has the reference server a
+	// manifest's server: line names: nil, or an error that says which
+	// servers it has (internal/kinds sets it from internal/servers).
+	Servers func(name string) error
+}
 
 // Name is the subject that names the kind.
 func (Kind) Name() string { return "server" }

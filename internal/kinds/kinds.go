@@ -11,13 +11,17 @@ import (
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/clientlesson"
 	"github.com/mcplab/mcplab/grading/serverlesson"
+	"github.com/mcplab/mcplab/internal/clients"
 	"github.com/mcplab/mcplab/internal/servers"
 	"github.com/mcplab/mcplab/lessons"
 )
 
 // Builtin returns a new set of the lab's lesson kinds.
 func Builtin() *grading.Kinds {
-	return grading.NewKinds(serverlesson.Kind{}, clientlesson.Kind{Servers: servers.ForRig})
+	return grading.NewKinds(
+		serverlesson.Kind{Servers: knownServer},
+		clientlesson.Kind{Servers: servers.ForRig, Clients: knownClient},
+	)
 }
 
 // LoadLesson loads lesson number with the lab's kinds, from dir when it
@@ -43,4 +47,18 @@ func Program(m *lessons.Manifest) (string, error) {
 		return "", err
 	}
 	return kind.Program(), nil
+}
+
+// knownServer says whether the lab has a reference server of the name, as
+// lab serve NAME finds it.
+func knownServer(name string) error {
+	_, err := servers.Lookup(name)
+	return err
+}
+
+// knownClient says whether the lab has a reference client of the name, as
+// lab client NAME finds it.
+func knownClient(name string) error {
+	_, err := clients.Lookup(name)
+	return err
 }

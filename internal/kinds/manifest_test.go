@@ -8,18 +8,22 @@ import (
 )
 
 // TestForChecksTheManifest checks each kind refuses a manifest without the
-// lines it needs, with the manifest's file and the line, and that an
+// lines it needs, or whose lines name a server or client the lab does not
+// have, with the manifest's file and the line, and that an
 // unknown subject is refused with the kinds there are: through For, and
 // through Player and Program, which ask For.
 func TestForChecksTheManifest(t *testing.T) {
 	for text, want := range map[string]string{
-		"number: 9\ntitle: T\nsubject: server\n":                             `lesson.txt: the manifest has no "server" line`,
-		"number: 9\ntitle: T\nsubject: client\nclient: host\n":               `lesson.txt: the manifest has no "servers" line`,
-		"number: 9\ntitle: T\nsubject: client\nservers: notes\n":             `lesson.txt: the manifest has no "client" line`,
-		"number: 9\ntitle: T\nsubject: client\n":                             `lesson.txt: the manifest has no "servers" line`,
-		"number: 9\ntitle: T\nsubject: robot\nserver: reader\n":              `lesson 9: subject "robot": the lab knows no lesson of that kind (it knows client, server)`,
-		"number: 9\ntitle: T\nsubject: server\nserver: reader\n":             "",
-		"number: 9\ntitle: T\nsubject: client\nclient: host\nservers: a b\n": "",
+		"number: 9\ntitle: T\nsubject: server\n":                                       `lesson.txt: the manifest has no "server" line`,
+		"number: 9\ntitle: T\nsubject: client\nclient: host\n":                         `lesson.txt: the manifest has no "servers" line`,
+		"number: 9\ntitle: T\nsubject: client\nservers: notes\n":                       `lesson.txt: the manifest has no "client" line`,
+		"number: 9\ntitle: T\nsubject: client\n":                                       `lesson.txt: the manifest has no "servers" line`,
+		"number: 9\ntitle: T\nsubject: robot\nserver: reader\n":                        `lesson 9: subject "robot": the lab knows no lesson of that kind (it knows client, server)`,
+		"number: 9\ntitle: T\nsubject: server\nserver: reader\n":                       "",
+		"number: 9\ntitle: T\nsubject: client\nclient: host\nservers: notes tickets\n": "",
+		"number: 9\ntitle: T\nsubject: server\nserver: readr\n":                        `lesson.txt: the server: line: no server named "readr"; the servers are: helpdesk, notes, reader, tickets`,
+		"number: 9\ntitle: T\nsubject: client\nclient: host\nservers: notes b\n":       `lesson.txt: the servers: line: no server named "b"; the servers are: helpdesk, notes, reader, tickets`,
+		"number: 9\ntitle: T\nsubject: client\nclient: hots\nservers: notes\n":         `lesson.txt: the client: line: no reference client named "hots"; the clients are: host`,
 	} {
 		m, err := lessons.ReadManifest(fstest.MapFS{"lesson.txt": {Data: []byte(text)}}, ".")
 		if err != nil {
