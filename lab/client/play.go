@@ -233,6 +233,7 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter proc.Starter, opts
 	pl := &player{ctx: ctx, sc: sc, p: p, rec: rec, run: run, opts: opts, exited: exited, capped: capped}
 	playErr := pl.play(ready)
 	awaitEnd(ctx, p, rec, opts, exited, &exit, &readers)
+	pl.settleLateKill()
 	if playErr != nil {
 		return run, playErr
 	}
@@ -309,6 +310,24 @@ type player struct {
 	// saidReady is set when the server showed it was ready (a stderr line,
 	// a probe's answer), so that its reading time is its own.
 	saidReady bool
+	// lateKill is set when the server was killed for not exiting in time
+	// after its stdin closed.
+	lateKill bool
+}
+
+// settleLateKill takes back a kill for not exiting in time when the exit
+// shows the server had ended by itself before the kill reached it (see
+// proc.Exit.ByItself): the deadline passed while its end was still on its
+// way to the grader, as a container's is when the engine is slow, so the
+// server did exit after its stdin closed.
+func (pl *player) settleLateKill() {
+	run := pl.run
+	if !pl.lateKill || !run.Exit.ByItself() {
+		return
+	}
+	run.Killed, run.KillReason = false, ""
+	run.ExitedAfterClose = true
+	pl.rec.add(event.Note, "the server had exited by itself before it could be stopped: its exit was reported late, and counts as an exit after stdin closed")
 }
 
 // play runs the schedule. It returns an error only when ctx is done.
@@ -384,6 +403,7 @@ func (pl *player) play(ready <-chan struct{}) error {
 			pl.run.ExitedAfterClose = true
 		case <-t.C:
 			pl.kill(fmt.Sprintf("the server was still running %v after its stdin closed", within))
+			pl.lateKill = true
 		case <-pl.capped:
 		case <-pl.ctx.Done():
 			pl.p.Kill()

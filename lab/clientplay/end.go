@@ -82,19 +82,29 @@ func (c *playing) closeStdin() (*proc.Exit, error) {
 	}
 }
 
-// killLate kills a client whose exit deadline passed, and says why.
+// killLate kills a client whose exit deadline passed, and says why. An
+// exit with the client's own status shows the kill came after the client
+// had ended (see proc.Exit.ByItself): its end was only reported late, as a
+// container's is when the engine is slow, and it counts as an exit.
 func (c *playing) killLate(w exitWatch) *proc.Exit {
 	run := c.run
 	why, after := w.verdict()
 	// A bridge that answers no ping was stopped: the client may have
 	// exited long ago, with its watcher silenced.
-	if c.report != nil && !c.report.Ping(c.ctx, c.scaled(TeardownGrace)) && c.ctx.Err() == nil {
-		run.Silent = after
-	}
-	run.Killed = why
-	c.note(event.Note, run.Killed)
+	silent := c.report != nil && !c.report.Ping(c.ctx, c.scaled(TeardownGrace)) && c.ctx.Err() == nil
+	c.note(event.Note, why)
 	c.p.Kill()
 	e := <-c.exited
+	if e.ByItself() {
+		run.ExitAt = c.r.Since()
+		run.Exited = true
+		c.note(event.Note, "the client had exited by itself before it could be stopped: its exit was reported late, and counts as an exit after stdin closed")
+		return &e
+	}
+	run.Killed = why
+	if silent {
+		run.Silent = after
+	}
 	return &e
 }
 

@@ -68,7 +68,7 @@ func newWriter(afterClose func(ctx context.Context, stdout, stderr io.Writer) in
 }
 
 // playWriter plays one command to w at time scale scale.
-func playWriter(t *testing.T, w writer, scale float64) *Record {
+func playWriter(t *testing.T, w proc.ArgStarter, scale float64) *Record {
 	t.Helper()
 	l, err := NewLaunch(w, Options{Relay: []string{"relay"}, Servers: func(name string) (Server, error) {
 		return Server{}, fmt.Errorf("no server %s", name)

@@ -62,6 +62,14 @@ type Exit struct {
 // OK reports whether the process exited by itself with status 0.
 func (e Exit) OK() bool { return e.Err == nil && e.Signal == "" && e.Code == 0 }
 
+// ByItself reports whether the process ended by itself, with a status of
+// its own, and not by a signal or a sandbox. A process that is killed after
+// it has already ended keeps its own status, so for a kill sent at a
+// deadline, ByItself tells that the process had ended before the kill
+// reached it: its end was only reported late (a container engine under
+// load tells of an exit seconds after it happened).
+func (e Exit) ByItself() bool { return e.Err == nil && e.Signal == "" && e.Reason == "" }
+
 func (e Exit) String() string {
 	switch {
 	case e.Reason != "":
