@@ -4,16 +4,8 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/scenario"
-)
-
-// The scripted client's own deadlines (client.Options' defaults), which a
-// scenario's budget counts.
-const (
-	clientReadyWithin = 3 * time.Second
-	clientExitWithin  = 5 * time.Second
-	clientDrainWithin = 2 * time.Second
-	clientKillWait    = 10 * time.Second
 )
 
 // ScenarioBudget is the longest a server scenario's deadlines let its run
@@ -28,10 +20,10 @@ func ScenarioBudget(sc *scenario.Scenario, scale float64) time.Duration {
 			schedule = max(schedule, st.At)
 		}
 	}
-	return schedule + grading.ScaleBy(clientReadyWithin+waits+clientExitWithin+clientDrainWithin, scale)
+	return schedule + grading.ScaleBy(client.ReadyDeadline+waits+client.ExitDeadline+client.DrainDeadline, scale)
 }
 
 // probeBudget is the longest the readiness probe's run may last.
 func probeBudget(scale float64) time.Duration {
-	return grading.ScaleBy(clientReadyWithin+clientKillWait+clientDrainWithin, scale)
+	return grading.ScaleBy(client.ReadyDeadline+client.KillDeadline+client.DrainDeadline, scale)
 }

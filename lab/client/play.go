@@ -34,13 +34,14 @@ type Options struct {
 	// for a stderr line that contains "ready".
 	Ready Readiness
 	// ReadyWithin bounds the wait for the server to be ready; 0 means
-	// 3 s. When it is not ready in time, Play
-	// notes it and goes on.
+	// ReadyDeadline. When it is not ready in time, Play notes it and goes
+	// on.
 	ReadyWithin time.Duration
 	// ExitWithin bounds the wait for the server to exit after its stdin is
-	// closed; 0 means 2 s when every request sent had its answer by then
-	// (the server has only to read the end of its input and exit), 5 s
-	// when answers are still due. Then the server is killed.
+	// closed; 0 means ExitDeadlineAnswered when every request sent had
+	// its answer by then (the server has only to read the end of its input
+	// and exit), ExitDeadline when answers are still due. Then the server
+	// is killed.
 	ExitWithin time.Duration
 	// TimeScale multiplies every deadline (ready, await, exit), for slow
 	// machines or sandboxes; 0 means 1. The schedule itself is not scaled.
@@ -268,13 +269,13 @@ func awaitEnd(ctx context.Context, p proc.Process, rec *recorder, opts Options, 
 	select {
 	case <-exited:
 		run.Exit = *exit
-	case <-time.After(opts.scaled(10*time.Second, 0)):
+	case <-time.After(opts.scaled(KillDeadline, 0)):
 		p.Kill()
 		rec.add(event.Note, "the server did not end after it was stopped; the client gave up waiting for it")
 		run.Exit = proc.Exit{Code: -1, Err: errors.New("the server did not end after it was stopped")}
 	}
 	// Something the server started may still hold its output open.
-	if proc.Drain(proc.Done(readers.Wait), opts.scaled(2*time.Second, 0), func() {
+	if proc.Drain(proc.Done(readers.Wait), opts.scaled(DrainDeadline, 0), func() {
 		if oc, ok := p.(proc.OutputCloser); ok {
 			oc.CloseOutput()
 		}
@@ -332,7 +333,7 @@ func (pl *player) settleLateKill() {
 
 // play runs the schedule. It returns an error only when ctx is done.
 func (pl *player) play(ready <-chan struct{}) error {
-	readyWithin := pl.opts.scaled(pl.opts.ReadyWithin, 3*time.Second)
+	readyWithin := pl.opts.scaled(pl.opts.ReadyWithin, ReadyDeadline)
 	t := time.NewTimer(readyWithin)
 	select {
 	case <-ready:
@@ -424,7 +425,7 @@ func (pl *player) drained() bool {
 	if !ok || pl.drainGaveUp {
 		return true
 	}
-	deadline := time.Now().Add(pl.opts.scaled(2*time.Second, 0))
+	deadline := time.Now().Add(pl.readWithin())
 	for wait := 100 * time.Microsecond; ; wait = min(2*wait, 10*time.Millisecond) {
 		n, err := b.StdinBacklog()
 		if err != nil || n == 0 {
@@ -555,7 +556,7 @@ func (pl *player) write(data []byte) bool {
 		_, err := pl.p.Stdin().Write(data)
 		done <- err
 	}()
-	within := pl.opts.scaled(pl.opts.ExitWithin, 5*time.Second)
+	within := pl.opts.scaled(pl.opts.ExitWithin, ExitDeadline)
 	t := time.NewTimer(within)
 	defer t.Stop()
 	select {

@@ -24,7 +24,7 @@ import (
 
 // readWithin is how long a server has to take a chunk it was sent (scaled):
 // the drain's deadline, and the deadline to start reading at all.
-func (pl *player) readWithin() time.Duration { return pl.opts.scaled(2*time.Second, 0) }
+func (pl *player) readWithin() time.Duration { return pl.opts.scaled(ReadDeadline, 0) }
 
 // wrote records a chunk that went out to the server's stdin.
 func (pl *player) wrote(data []byte) {
@@ -46,10 +46,10 @@ func (pl *player) exitWithin() time.Duration {
 	}
 	for _, id := range scenario.RequestIDs(pl.sent) {
 		if ok, _ := pl.rec.answered(id); !ok {
-			return pl.opts.scaled(5*time.Second, 0)
+			return pl.opts.scaled(ExitDeadline, 0)
 		}
 	}
-	return pl.opts.scaled(2*time.Second, 0)
+	return pl.opts.scaled(ExitDeadlineAnswered, 0)
 }
 
 // readBy is when a server that has read nothing is taken to read nothing:
