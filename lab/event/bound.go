@@ -2,6 +2,7 @@ package event
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mcplab/mcplab/lab/textesc"
 )
@@ -40,6 +41,13 @@ func Bound(events []Event) []Event {
 			t = &tally{note: -1}
 			per[e.Scenario] = t
 		}
+		if t.note < 0 && isCutNote(e) {
+			// The note of an earlier Bound: its scenario's events
+			// before it are the ones that Bound kept, and none comes
+			// after it; it is kept as it is, and counts against no cap.
+			out = append(out, e)
+			continue
+		}
 		size := len(e.Text)
 		if t.note >= 0 || t.bytes+min(size, TextMax) > ScenarioTextMax || t.events >= ScenarioEventsMax ||
 			total+min(size, TextMax) > TranscriptTextMax || totalEvents >= TranscriptEventsMax {
@@ -72,9 +80,18 @@ func Bound(events []Event) []Event {
 			continue
 		}
 		out[t.note].AtMS = t.lastAt
-		out[t.note].Text = fmt.Sprintf("… [cut: %s of scenario %s, %s of text, %s counted, not kept: "+
+		out[t.note].Text = fmt.Sprintf(cutNotePrefix+"%s of scenario %s, %s of text, %s counted, not kept: "+
 			"a transcript keeps up to %d bytes and %d events a scenario, %d bytes and %d events in all]",
 			textesc.CountOf(t.dropped, "more event", "more events"), name, textesc.CountOf(int(t.droppedBytes), "byte", "bytes"), textesc.Pick(t.dropped, "was", "were"), ScenarioTextMax, ScenarioEventsMax, TranscriptTextMax, TranscriptEventsMax)
 	}
 	return out
+}
+
+// cutNotePrefix begins the note Bound puts in place of the events it drops.
+const cutNotePrefix = "… [cut: "
+
+// isCutNote reports whether e is the note an earlier Bound put in place of
+// the events of e's scenario it dropped.
+func isCutNote(e Event) bool {
+	return e.Kind == Note && strings.HasPrefix(e.Text, cutNotePrefix) && strings.Contains(e.Text, " of scenario "+e.Scenario+", ")
 }
