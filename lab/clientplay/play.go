@@ -175,7 +175,9 @@ func (c *playing) readStreams(maxOutput int64) {
 
 // awaitExit waits, up to the exit deadline, for a client whose stdin or
 // stdout has closed to exit, and returns its exit, or nil; cancellable
-// says a cancelled ctx ends the wait too.
+// says a cancelled ctx ends the wait too. What it still writes on stdout
+// meanwhile is read, as extra lines, so that a client writing on cannot
+// block on a pipe the player no longer reads.
 func (c *playing) awaitExit(cancellable bool) *proc.Exit {
 	wait := time.NewTimer(c.scaled(ExitDeadline))
 	defer wait.Stop()
@@ -183,14 +185,49 @@ func (c *playing) awaitExit(cancellable bool) *proc.Exit {
 	if !cancellable {
 		done = nil
 	}
-	select {
-	case e := <-c.exited:
-		c.run.ExitAt = c.r.Since()
-		return &e
-	case <-wait.C:
-	case <-done:
+	answers := c.answers
+	for {
+		select {
+		case e := <-c.exited:
+			c.run.ExitAt = c.r.Since()
+			return &e
+		case a, ok := <-answers:
+			if !ok {
+				answers = nil
+				continue
+			}
+			c.run.addExtra(a)
+		case <-wait.C:
+			return nil
+		case <-done:
+			return nil
+		}
 	}
-	return nil
+}
+
+// drainAnswers reads the rest of the client's stdout once it has exited:
+// the answers to the commands from next on, then extra lines. The read
+// ends with the stream; should something the client started keep its
+// stdout open, it is stopped after TeardownGrace, which ends the stream.
+func (c *playing) drainAnswers(next int) {
+	grace := time.NewTimer(c.scaled(TeardownGrace))
+	defer grace.Stop()
+	for {
+		select {
+		case a, ok := <-c.answers:
+			if !ok {
+				return
+			}
+			if next < len(c.run.Answers) {
+				c.run.Answers[next] = a
+				next++
+			} else {
+				c.run.addExtra(a)
+			}
+		case <-grace.C:
+			c.p.Kill()
+		}
+	}
 }
 
 // sendCommands gives the client its commands one at a time, each once the
@@ -226,16 +263,7 @@ func (c *playing) sendCommands() (*proc.Exit, error) {
 			timer.Stop()
 			run.ExitAt = c.r.Since()
 			// What it wrote before it ended still counts.
-			<-c.outDone
-			j := i
-			for a := range c.answers {
-				if j < len(run.Answers) {
-					run.Answers[j] = a
-					j++
-				} else {
-					run.addExtra(a)
-				}
-			}
+			c.drainAnswers(i)
 			return &e, nil
 		case <-timer.C:
 			c.note(event.Note, fmt.Sprintf("no answer to command %d came within %s", i+1, perAnswer.Round(time.Second)))
