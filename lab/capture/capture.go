@@ -106,7 +106,7 @@ func Run(ctx context.Context, starter proc.Starter, input []byte, opts Options) 
 	if err != nil {
 		return nil, fmt.Errorf("starting the server: %w", err)
 	}
-	rec := &recorder{start: opts.Now(), now: opts.Now, answers: make(chan *wire.Message, 64)}
+	rec := &recorder{start: opts.Now(), now: opts.Now, changed: make(chan struct{})}
 	var readers sync.WaitGroup
 	readers.Add(2)
 	go func() { defer readers.Done(); rec.read(p.Stdout(), Server) }()
@@ -138,10 +138,7 @@ func Run(ctx context.Context, starter proc.Starter, input []byte, opts Options) 
 			rec.note(s.Missing[len(s.Missing)-1])
 		}
 	}
-	go func() {
-		for range rec.answers { // nobody awaits from here on
-		}
-	}()
+	rec.endAnswers() // nobody awaits from here on
 	p.Stdin().Close()
 	rec.note("stdin closed")
 	done := make(chan proc.Exit, 1)
@@ -268,7 +265,74 @@ type recorder struct {
 	recs    []Record
 	kept    int   // bytes of the lines kept
 	dropped int64 // lines left out past MaxRecorded
-	answers chan *wire.Message
+	// answers are the server's answers as read, for await: those before
+	// taken were matched already. changed is closed and replaced at each
+	// new one, and at the end of stdout (ended).
+	answers   []*wire.Message
+	taken     int
+	heldBytes int
+	ended     bool
+	changed   chan struct{}
+}
+
+// answered hands await an answer read from stdout. The reader never
+// waits for await: a server that writes more than it is asked for is
+// read on, whatever the client is doing.
+// Only what await looks at is held (the id, whether there is an error),
+// and no more than awaitHeld answers or awaitHeldBytes of ids that no
+// await took yet: past that, a flood's later answers are recorded but not
+// awaited, and none is held once nobody awaits.
+func (r *recorder) answered(m *wire.Message) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ended || len(r.answers)-r.taken >= awaitHeld || r.heldBytes+len(m.ID) > awaitHeldBytes {
+		return
+	}
+	held := &wire.Message{ID: bytes.Clone(m.ID)}
+	if m.Error != nil {
+		held.Error = &wire.Error{}
+	}
+	r.answers = append(r.answers, held)
+	r.heldBytes += len(m.ID)
+	close(r.changed)
+	r.changed = make(chan struct{})
+}
+
+// The bounds on the answers held for await (see answered).
+const (
+	awaitHeld      = 1 << 16
+	awaitHeldBytes = 4 << 20
+)
+
+// endAnswers says no answer is awaited any more: stdout has ended, or
+// the input is all sent.
+func (r *recorder) endAnswers() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ended = true
+	close(r.changed)
+	r.changed = make(chan struct{})
+}
+
+// match takes the answers not yet matched up to the first that want
+// matches, and reports whether there was one; when there was none, it
+// gives a channel closed at the next answer, and whether stdout ended.
+func (r *recorder) match(want wantID) (found, ended bool, changed <-chan struct{}) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.taken == len(r.answers) {
+		r.answers, r.taken = r.answers[:0], 0 // all taken: the room is reused
+	}
+	for r.taken < len(r.answers) {
+		m := r.answers[r.taken]
+		r.answers[r.taken] = nil
+		r.heldBytes -= len(m.ID)
+		r.taken++
+		if want.matches(m) {
+			return true, false, nil
+		}
+	}
+	return false, r.ended, r.changed
 }
 
 func (r *recorder) add(from Who, line []byte) {
@@ -312,7 +376,7 @@ func (r *recorder) records() []Record {
 // stdout are also handed to await.
 func (r *recorder) read(stream io.Reader, from Who) {
 	if from == Server {
-		defer close(r.answers)
+		defer r.endAnswers()
 	}
 	for line, err := range wire.Lines(stream, 0, wire.KeepBlankLines()) {
 		if errors.Is(err, wire.ErrLineTooLong) {
@@ -325,9 +389,9 @@ func (r *recorder) read(stream io.Reader, from Who) {
 		r.add(from, line)
 		if from == Server {
 			if m, why := wire.ParseResponse(line); why == "" {
-				r.answers <- m
+				r.answered(m)
 			} else if bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) {
-				r.answers <- lenientResponse(line)
+				r.answered(lenientResponse(line))
 			}
 		}
 	}
@@ -352,14 +416,15 @@ func (r *recorder) await(ctx context.Context, want wantID, wait time.Duration) b
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	for {
+		found, ended, changed := r.match(want)
+		if found {
+			return true
+		}
+		if ended {
+			return false
+		}
 		select {
-		case m, ok := <-r.answers:
-			if !ok {
-				return false
-			}
-			if want.matches(m) {
-				return true
-			}
+		case <-changed:
 		case <-t.C:
 			return false
 		case <-ctx.Done():
