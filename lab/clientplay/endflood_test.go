@@ -68,3 +68,21 @@ func TestClientWritesALotAsItEnds(t *testing.T) {
 		}
 	})
 }
+
+// TestNoAnswerToACommandNeverGiven: a client that answers its first
+// command with three lines and exits has answered that command only: the
+// other two lines are extra lines, not answers to the command it was
+// never given (whose judging would look for a time it was sent at).
+func TestNoAnswerToACommandNeverGiven(t *testing.T) {
+	run := playCommands(t, writer{func(_ context.Context, stdin io.Reader, stdout, _ io.Writer) int {
+		bufio.NewScanner(stdin).Scan()
+		io.WriteString(stdout, "a\nb\nc\n")
+		return 0
+	}}, "list_tools", "list_tools")
+	if run.Answers[0] == nil || run.Answers[0].Text != "a" || run.Answers[1] != nil {
+		t.Errorf("answers %+v, want a and none", run.Answers)
+	}
+	if strings.Join(run.Extra, ",") != "b,c" || !run.Early || !run.Exit.OK() {
+		t.Errorf("extra lines %q (want b, c), early %v, exit %s", run.Extra, run.Early, run.Exit)
+	}
+}

@@ -206,9 +206,10 @@ func (c *playing) awaitExit(cancellable bool) *proc.Exit {
 }
 
 // drainAnswers reads the rest of the client's stdout once it has exited:
-// the answers to the commands from next on, then extra lines. The read
-// ends with the stream; should something the client started keep its
-// stdout open, it is stopped after TeardownGrace, which ends the stream.
+// the answer to command next, the one it was given last, then extra lines
+// (a command never given has no answer). The read ends with the stream;
+// should something the client started keep its stdout open, it is stopped
+// after TeardownGrace, which ends the stream.
 func (c *playing) drainAnswers(next int) {
 	grace := time.NewTimer(c.scaled(TeardownGrace))
 	defer grace.Stop()
@@ -218,7 +219,7 @@ func (c *playing) drainAnswers(next int) {
 			if !ok {
 				return
 			}
-			if next < len(c.run.Answers) {
+			if next < len(c.run.Sent) && c.run.Answers[next] == nil {
 				c.run.Answers[next] = a
 				next++
 			} else {
