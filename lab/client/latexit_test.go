@@ -3,53 +3,13 @@ package client_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lab/client"
-	"github.com/mcplab/mcplab/lab/proc"
 )
-
-// lateReport starts a server whose end reaches the client late, as a
-// container's does when its engine is slow: the server itself exits as
-// soon as its stdin closes, but Wait tells of it only once the client has
-// given up and killed it (or after an hour), with the server's own status,
-// or with "killed" when the kill came first (hung is set).
-type lateReport struct {
-	proc.Starter
-	hung bool
-}
-
-func (s lateReport) Start(ctx context.Context) (proc.Process, error) {
-	p, err := s.Starter.Start(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &lateProcess{Process: p, killed: make(chan struct{}), hung: s.hung}, nil
-}
-
-type lateProcess struct {
-	proc.Process
-	hung   bool
-	once   sync.Once
-	killed chan struct{}
-}
-
-func (p *lateProcess) Kill() { p.once.Do(func() { close(p.killed) }) }
-
-func (p *lateProcess) Wait() proc.Exit {
-	exit := p.Process.Wait()
-	select {
-	case <-p.killed:
-	case <-time.After(time.Hour):
-	}
-	if p.hung {
-		return proc.Exit{Code: -1, Signal: "killed"}
-	}
-	return exit
-}
 
 // TestLateExitReport shows that a server whose exit is reported only after
 // the exit deadline, with its own status, is taken to have exited after its
@@ -57,7 +17,7 @@ func (p *lateProcess) Wait() proc.Exit {
 func TestLateExitReport(t *testing.T) {
 	for _, hung := range []bool{false, true} {
 		synctest.Test(t, func(t *testing.T) {
-			run, err := client.Play(context.Background(), lessonScenario(t), lateReport{Starter: reference(), hung: hung}, client.Options{ExitWithin: 2 * time.Second})
+			run, err := client.Play(context.Background(), lessonScenario(t), testkit.LateExit{Starter: reference(), Hung: hung}, client.Options{ExitWithin: 2 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

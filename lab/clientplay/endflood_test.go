@@ -9,10 +9,11 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/lab/clientscenario"
+	"github.com/mcplab/mcplab/lab/proc"
 )
 
-// playCommands plays cmds to w at time scale 0.1.
-func playCommands(t *testing.T, w writer, cmds ...string) *Record {
+// playCommands plays cmds to w at time scale scale.
+func playCommands(t *testing.T, w proc.ArgStarter, scale float64, cmds ...string) *Record {
 	t.Helper()
 	l, err := NewLaunch(w, Options{Relay: []string{"relay"}, Servers: func(name string) (Server, error) {
 		return Server{}, fmt.Errorf("no server %s", name)
@@ -21,7 +22,7 @@ func playCommands(t *testing.T, w writer, cmds ...string) *Record {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	run, err := l.Play(t.Context(), &clientscenario.Scenario{Name: "s", Commands: cmds}, nil, 0.1, nil)
+	run, err := l.Play(t.Context(), &clientscenario.Scenario{Name: "s", Commands: cmds}, nil, scale, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestClientWritesALotAsItEnds(t *testing.T) {
 			bufio.NewScanner(stdin).Scan()
 			io.WriteString(stdout, strings.Repeat("{}\n", lines))
 			return 0
-		}}, "list_tools")
+		}}, 0.1, "list_tools")
 		if run.Answers[0] == nil || run.Answers[0].Text != "{}" || len(run.Extra) != lines-1 || !run.Exit.OK() || run.Killed != "" {
 			t.Errorf("answer %+v, %d extra lines (want %d), exit %s, killed %q", run.Answers[0], len(run.Extra), lines-1, run.Exit, run.Killed)
 		}
@@ -59,7 +60,7 @@ func TestClientWritesALotAsItEnds(t *testing.T) {
 			stdin.(io.Closer).Close()
 			io.WriteString(stdout, strings.Repeat("x\n", lines))
 			return 0
-		}}, "list_tools", "list_tools")
+		}}, 0.1, "list_tools", "list_tools")
 		if run.Answers[0] == nil || run.Answers[0].Text != "{}" || run.Answers[1] != nil {
 			t.Errorf("answers %+v, want {} and none", run.Answers)
 		}
@@ -78,7 +79,7 @@ func TestNoAnswerToACommandNeverGiven(t *testing.T) {
 		bufio.NewScanner(stdin).Scan()
 		io.WriteString(stdout, "a\nb\nc\n")
 		return 0
-	}}, "list_tools", "list_tools")
+	}}, 0.1, "list_tools", "list_tools")
 	if run.Answers[0] == nil || run.Answers[0].Text != "a" || run.Answers[1] != nil {
 		t.Errorf("answers %+v, want a and none", run.Answers)
 	}

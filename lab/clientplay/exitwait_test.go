@@ -3,14 +3,12 @@ package clientplay
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"io"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/mcplab/mcplab/lab/clientscenario"
 	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
 )
@@ -70,22 +68,7 @@ func newWriter(afterClose func(ctx context.Context, stdout, stderr io.Writer) in
 // playWriter plays one command to w at time scale scale.
 func playWriter(t *testing.T, w proc.ArgStarter, scale float64) *Record {
 	t.Helper()
-	l, err := NewLaunch(w, Options{Relay: []string{"relay"}, Servers: func(name string) (Server, error) {
-		return Server{}, fmt.Errorf("no server %s", name)
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	sc := &clientscenario.Scenario{Name: "s", Commands: []string{"list_tools"}}
-	run, err := l.Play(t.Context(), sc, nil, scale, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if run.StartErr != nil {
-		t.Fatal(run.StartErr)
-	}
-	return run
+	return playCommands(t, w, scale, "list_tools")
 }
 
 // wantKilled checks that the player killed the client with the words
