@@ -7,7 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/mcplab/mcplab/internal/testkit"
+	"github.com/mcplab/mcplab/internal/testkit/lateexit"
 	"github.com/mcplab/mcplab/lab/client"
 )
 
@@ -17,7 +17,7 @@ import (
 func TestLateExitReport(t *testing.T) {
 	for _, hung := range []bool{false, true} {
 		synctest.Test(t, func(t *testing.T) {
-			run, err := client.Play(context.Background(), lessonScenario(t), testkit.LateExit{Starter: reference(), Hung: hung}, client.Options{ExitWithin: 2 * time.Second})
+			run, err := client.Play(context.Background(), lessonScenario(t), lateexit.Starter{Starter: reference(), Hung: hung}, client.Options{ExitWithin: 2 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/mcplab/mcplab/internal/testkit"
+	"github.com/mcplab/mcplab/internal/testkit/lateexit"
 	"github.com/mcplab/mcplab/lab/event"
 )
 
@@ -13,7 +13,7 @@ import (
 // after the exit deadline, with its own status, is taken to have exited by
 // itself: the kill came after its end, so it is not charged with a hang.
 func TestLateExitReportCounts(t *testing.T) {
-	run := playWriter(t, testkit.LateExit{Starter: newWriter(func(context.Context, io.Writer, io.Writer) int { return 0 })}, 0.1)
+	run := playWriter(t, lateexit.Starter{Starter: newWriter(func(context.Context, io.Writer, io.Writer) int { return 0 })}, 0.1)
 	if run.Killed != "" || !run.Exited || !run.Exit.OK() {
 		t.Fatalf("killed %q, exited %v (%s); want an exit with status 0", run.Killed, run.Exited, run.Exit)
 	}

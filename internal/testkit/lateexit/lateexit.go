@@ -1,4 +1,7 @@
-package testkit
+// Package lateexit starts programs whose end reaches the caller late, for
+// tests of what a grader makes of a kill that lands after the end. Only
+// tests import it.
+package lateexit
 
 import (
 	"context"
@@ -8,18 +11,18 @@ import (
 	"github.com/mcplab/mcplab/lab/proc"
 )
 
-// LateExit starts its Starter's programs with an end that reaches the
+// Starter starts its Starter's programs with an end that reaches the
 // caller late, as a container's does when its engine is slow: the program
 // ends as it would, but Wait tells of it only once Kill was called (or
 // after an hour), with the program's own status, as for a kill that came
 // after the end; with Hung, with the "killed" of a program the kill ended.
-type LateExit struct {
+type Starter struct {
 	proc.Starter
 	Hung bool
 }
 
 // Start starts the program.
-func (s LateExit) Start(ctx context.Context) (proc.Process, error) {
+func (s Starter) Start(ctx context.Context) (proc.Process, error) {
 	p, err := s.Starter.Start(ctx)
 	if err != nil {
 		return nil, err
@@ -28,9 +31,9 @@ func (s LateExit) Start(ctx context.Context) (proc.Process, error) {
 }
 
 // WithArgs starts the program with more arguments, when its Starter can.
-func (s LateExit) WithArgs(args ...string) proc.Starter {
+func (s Starter) WithArgs(args ...string) proc.Starter {
 	if a, ok := s.Starter.(proc.ArgStarter); ok {
-		return LateExit{Starter: a.WithArgs(args...), Hung: s.Hung}
+		return Starter{Starter: a.WithArgs(args...), Hung: s.Hung}
 	}
 	return s
 }
