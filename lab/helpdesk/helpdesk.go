@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"strings"
 
@@ -96,10 +97,25 @@ func LoadData(fsys fs.FS) (*Data, error) {
 	return d, nil
 }
 
+// MaxDataFile bounds each of the helpdesk's data files, which a teacher's
+// lesson folder may hold.
+const MaxDataFile = 8 << 20
+
 func readJSON(fsys fs.FS, name string, v any) error {
-	b, err := fs.ReadFile(fsys, name)
+	if info, err := fs.Stat(fsys, name); err == nil && !info.Mode().IsRegular() {
+		return fmt.Errorf("reading the helpdesk's data: %s is not a plain file", name)
+	}
+	f, err := fsys.Open(name)
 	if err != nil {
 		return fmt.Errorf("reading the helpdesk's data: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxDataFile+1))
+	if err != nil {
+		return fmt.Errorf("reading the helpdesk's data: %s: %w", name, err)
+	}
+	if len(b) > MaxDataFile {
+		return fmt.Errorf("reading the helpdesk's data: %s is over %d MiB", name, MaxDataFile>>20)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
