@@ -60,8 +60,11 @@ type Lesson interface {
 	// calibration compares the reference program's time with it.
 	Designed(startCost time.Duration) time.Duration
 	// Reference is the command of the lesson's reference program, which
-	// gets full marks, started through the lab binary lab.
-	Reference(lab string) []string
+	// gets full marks, started through the lab binary lab. lessonDir is
+	// the folder on disk of a lesson read from one (a teacher's
+	// --lesson-dir, with a manifest of its own), "" for a built-in lesson:
+	// a reference that serves the lesson's own data is given it.
+	Reference(lab, lessonDir string) []string
 }
 
 // Kinds is a set of lesson kinds by name, as http.ServeMux is a set of

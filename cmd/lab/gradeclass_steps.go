@@ -30,6 +30,7 @@ type classRun struct {
 	subs     []class.Folder    // the submissions, the whole class
 	ignored  []string          // what the submissions folder holds besides them
 	rootAbs  string            // -root, absolute, or ""
+	dirAbs   string            // -lesson-dir, absolute, or ""
 	exe      string            // the lab binary
 	with     class.GradedWith  // what every result depends on besides the submission
 	earlier  *class.Earlier    // the -resume-from results, or nil
@@ -42,6 +43,11 @@ func (r *classRun) find() error {
 	c := r.cfg
 	if c.lessonDir != "" {
 		r.lessonFS = os.DirFS(c.lessonDir)
+		abs, err := filepath.Abs(c.lessonDir)
+		if err != nil {
+			return usagef("-lesson-dir %s: %v", c.lessonDir, err)
+		}
+		r.dirAbs = abs
 	}
 	manifest, err := kinds.Find(c.lesson, r.lessonFS)
 	if err != nil {
@@ -167,7 +173,7 @@ func (r *classRun) openSandbox(ctx context.Context) (sandbox.Sandbox, error) {
 // step adds (the progress, what is done with each result, the jobs).
 func (r *classRun) options(sb sandbox.Sandbox) class.Options {
 	c := r.cfg
-	reference := r.lesson.Reference(r.exe)
+	reference := r.lesson.Reference(r.exe, r.dirAbs)
 	opts := class.Options{
 		Kinds:        kinds.Builtin(),
 		Lesson:       c.lesson,

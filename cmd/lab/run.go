@@ -40,6 +40,11 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitInternal, err
 	}
 	req := play.Request{File: *scenarioFile, Command: command, Times: *times}
+	if !lesson.BuiltIn() {
+		// A folder with a manifest of its own: its reference serves the
+		// folder's data.
+		req.LessonDir = *lessonDir
+	}
 	if *format == "html" {
 		return runHTML(ctx, e, lesson.Number, player, req, *out)
 	}

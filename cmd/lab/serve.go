@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
+	"os"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/internal/servers"
 	"github.com/mcplab/mcplab/lab/mcphttp"
 	"github.com/mcplab/mcplab/lab/wire"
@@ -21,6 +24,7 @@ func serveCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlags("serve", "serve [flags] NAME", e.stderr)
 	maxLine := fs.Int("max-line", wire.DefaultMaxLine, "longest message line accepted, in bytes")
 	verbose := fs.Bool("v", false, "log every message read on stderr, not only the bad ones")
+	lessonDir := fs.String("lesson-dir", "", "serve the data of the lesson in this folder, whose manifest names the server, instead of the built-in lesson's")
 	addr := fs.String("http", "", "address to listen on, host:port, for a server that speaks HTTP (default: the server's own, such as 127.0.0.1:3115 for tickets)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -41,7 +45,11 @@ func serveCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitCannot, usagef("lab serve takes one server name; %q is one too many", rest[0])
 	}
 	opts := servers.Options{MaxLine: *maxLine, Verbose: *verbose}
-	if m := lessonServing(srv.Name); m != nil {
+	if *lessonDir != "" {
+		if opts.Lesson, err = folderServing(*lessonDir, srv.Name); err != nil {
+			return exitCannot, err
+		}
+	} else if m := lessonServing(srv.Name); m != nil {
 		if opts.Lesson, err = subFS(m.Dir); err != nil {
 			return exitInternal, err
 		}
@@ -59,6 +67,29 @@ func serveCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitInternal, fmt.Errorf("serving: %w", err)
 	}
 	return exitOK, nil
+}
+
+// folderServing returns the files of the lesson folder dir, once its
+// manifest has been checked as every command checks it (see kinds.Find)
+// and found to name the server: a folder is served only by the server its
+// lesson plays.
+func folderServing(dir, name string) (fs.FS, error) {
+	fsys := os.DirFS(dir)
+	m, err := lessons.ReadManifest(fsys, ".")
+	if err != nil {
+		return nil, usagef("--lesson-dir %s: %v", dir, err)
+	}
+	if _, err := kinds.For(m); err != nil {
+		return nil, usagef("--lesson-dir %s: %v", dir, err)
+	}
+	names := m.Servers
+	if m.Server != "" {
+		names = append([]string{m.Server}, names...)
+	}
+	if !slices.Contains(names, name) {
+		return nil, usagef("--lesson-dir %s: its lesson %d does not play the server %s (its manifest names %s)", dir, m.Number, name, strings.Join(names, ", "))
+	}
+	return fsys, nil
 }
 
 // lessonServing returns the built-in lesson whose manifest names the

@@ -80,7 +80,11 @@ func calibrateIn(ctx context.Context, lesson grading.Lesson, opts Options, root 
 		return nil, nil, fmt.Errorf("calibrating: %w", err)
 	}
 	defer sandbox.RemoveWorkspace(work)
-	spec := sandbox.Spec{Dir: dir, Path: bin, Args: opts.Reference[1:], Work: work, Root: dir, Limits: opts.RunLimits}
+	args, err := referenceArgs(lesson, opts, dir, bin)
+	if err != nil {
+		return nil, nil, err
+	}
+	spec := sandbox.Spec{Dir: dir, Path: bin, Args: args, Work: work, Root: dir, Limits: opts.RunLimits}
 
 	runs := calibrationRuns
 	if !measure {
@@ -118,6 +122,42 @@ func calibrateIn(ctx context.Context, lesson grading.Lesson, opts Options, root 
 	// Rounded up to a twentieth, so deadlines read well in reports.
 	cal.Scale = max(1, math.Ceil(20*CalibrationFactor*float64(cal.Measured)/float64(cal.Designed))/20)
 	return cal, transcript, nil
+}
+
+// referenceArgs are the arguments of the reference program that
+// calibration runs in the sandbox from dir: opts.Reference's own for a
+// built-in lesson. A lesson read from a folder may serve the folder's own
+// data, which the sandbox's user may not read and a container does not
+// see, so its grading files (bounded, plain files only, see
+// lessons.Manifest.GradingFiles) are copied into dir/lesson, and the
+// reference is the lesson kind's, given that copy.
+func referenceArgs(lesson grading.Lesson, opts Options, dir, bin string) ([]string, error) {
+	m := lesson.Manifest()
+	if m.BuiltIn() {
+		return opts.Reference[1:], nil
+	}
+	files, err := m.GradingFiles()
+	if err != nil {
+		return nil, fmt.Errorf("calibrating: %w", err)
+	}
+	copyDir := filepath.Join(dir, "lesson")
+	if err := os.Mkdir(copyDir, 0o755); err != nil {
+		return nil, fmt.Errorf("calibrating: %w", err)
+	}
+	root, err := os.OpenRoot(copyDir)
+	if err != nil {
+		return nil, fmt.Errorf("calibrating: %w", err)
+	}
+	defer root.Close()
+	for _, f := range files {
+		if err := root.MkdirAll(filepath.Dir(filepath.FromSlash(f.Name)), 0o755); err != nil {
+			return nil, fmt.Errorf("calibrating: copying the lesson for the reference: %w", err)
+		}
+		if err := root.WriteFile(filepath.FromSlash(f.Name), f.Data, 0o644); err != nil {
+			return nil, fmt.Errorf("calibrating: copying the lesson for the reference: %w", err)
+		}
+	}
+	return lesson.Reference(bin, copyDir)[1:], nil
 }
 
 // linkOrCopy makes dst the same file as src (a hard link) when src is

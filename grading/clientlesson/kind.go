@@ -51,8 +51,11 @@ type Lesson struct {
 }
 
 // Reference is the lesson's reference client, as lab client NAME starts
-// it.
-func (l *Lesson) Reference(lab string) []string { return []string{lab, "client", l.Manifest().Client} }
+// it. The lab's clients serve no lesson data: lessonDir is not theirs to
+// read (the rig plays the lesson's servers).
+func (l *Lesson) Reference(lab, _ string) []string {
+	return []string{lab, "client", l.Manifest().Client}
+}
 
 // Grade plays the lesson's scenarios with the client and judges it. The
 // error is for the lab's own failures (a broken lesson, a cancelled ctx);

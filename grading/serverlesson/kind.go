@@ -37,8 +37,16 @@ type Lesson struct {
 	Scenarios []*scenario.Scenario
 }
 
-// Reference is the lesson's reference server, as lab serve NAME starts it.
-func (l *Lesson) Reference(lab string) []string { return []string{lab, "serve", l.Manifest().Server} }
+// Reference is the lesson's reference server, as lab serve NAME starts it;
+// for a lesson read from the folder lessonDir, lab serve --lesson-dir
+// lessonDir NAME, so that it serves the folder's own data.
+func (l *Lesson) Reference(lab, lessonDir string) []string {
+	m := l.Manifest()
+	if lessonDir == "" || m.BuiltIn() {
+		return []string{lab, "serve", m.Server}
+	}
+	return []string{lab, "serve", "--lesson-dir", lessonDir, m.Server}
+}
 
 // Load reads server lesson number through the core's loader (see
 // grading.LoadLesson), from dir when it is set.

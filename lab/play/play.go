@@ -28,6 +28,10 @@ type Request struct {
 	// Times adds a column with each event's time since the start to the
 	// lines.
 	Times bool
+	// LessonDir is the folder on disk of a lesson read from one (lab run
+	// --lesson-dir, with a manifest of its own), "" for a built-in lesson:
+	// a reference program that serves the lesson's data is given it.
+	LessonDir string
 }
 
 // A Player plays a lesson's scenarios for lab run.

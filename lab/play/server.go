@@ -35,15 +35,16 @@ func (p Server) Load(req Request) (Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	starter, err := serverStarter(req.Command, p.Reference)
+	starter, err := serverStarter(req.Command, p.Reference, req.LessonDir)
 	if err != nil {
 		return nil, err
 	}
 	return &serverRun{sc: sc, starter: starter, ready: p.Ready, times: req.Times}, nil
 }
 
-// serverStarter starts COMMAND, or with none the lesson's reference server.
-func serverStarter(command []string, reference string) (proc.Starter, error) {
+// serverStarter starts COMMAND, or with none the lesson's reference server,
+// given the lesson's folder lessonDir when it is set.
+func serverStarter(command []string, reference, lessonDir string) (proc.Starter, error) {
 	if len(command) > 0 {
 		return proc.Command{Path: command[0], Args: command[1:]}, nil
 	}
@@ -51,7 +52,11 @@ func serverStarter(command []string, reference string) (proc.Starter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the lab binary to start its reference server: %w", err)
 	}
-	return proc.Command{Path: self, Args: []string{"serve", reference}}, nil
+	args := []string{"serve", reference}
+	if lessonDir != "" {
+		args = []string{"serve", "--lesson-dir", lessonDir, reference}
+	}
+	return proc.Command{Path: self, Args: args}, nil
 }
 
 // serverRun is a server lesson's scenario, ready to play.
