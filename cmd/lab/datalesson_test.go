@@ -179,8 +179,8 @@ func runDataHTML(t *testing.T, bin string, l dataLesson) {
 	}
 }
 
-// TestDataLessons builds the lab and takes both data-only lessons through
-// lab run (text and html), lab grade (the reference gets full marks, a known-bad peer
+// TestDataLessons builds the lab and takes the data-only lessons through
+// lab run, lab grade (the reference gets full marks, a known-bad peer
 // exactly the failed checks its mistake breaks) and lab grade-class (the
 // reference and the bad peer as a class of two).
 func TestDataLessons(t *testing.T) {
