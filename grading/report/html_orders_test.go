@@ -109,3 +109,34 @@ func TestHTMLAssertedOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownAssertedOrder: the Markdown report lists each order a
+// scenario asserts after that scenario's transcript, in the HTML page's
+// words, marked kept or broken.
+func TestMarkdownAssertedOrder(t *testing.T) {
+	out, _ := render(t, FormatMarkdown, assertedResult(), Options{})
+	md := string(out)
+	ask := "The lesson asserts the answer to id 2 before the answer to id 1 (order.concurrent): "
+	want := []string{
+		"### Scenario kept", "**Order the lesson asserts:**\n\n- ✅ " + ask + "id 2 was answered at 3 ms (event 3), and id 1 was answered at 152 ms (event 4), after it, as asserted.\n\n",
+		"### Scenario broken", "**Order the lesson asserts:**\n\n- ❌ " + ask + "id 1 was answered at 150 ms (event 3), before id 2 was answered at 151 ms (event 4): the asserted order is broken.\n\n",
+		"### Scenario missing", "**Order the lesson asserts:**\n\n- ❌ " + ask + "id 2 was not answered before the scenario ended, while id 1 was answered at 150 ms (event 3): the asserted order is broken.\n\n",
+		"### Scenario stopped", "**Order the lesson asserts:**\n\n- ✅ " + ask + "id 2 was answered at 3 ms (event 3), and id 1 was not answered before the scenario ended: id 2 came first, as asserted.\n\n",
+	}
+	rest := md
+	for _, w := range want {
+		i := strings.Index(rest, w)
+		if i < 0 {
+			t.Fatalf("the report lacks, in order, %q:\n%s", w, md)
+		}
+		rest = rest[i+len(w):]
+	}
+	if n := strings.Count(md, "**Order the lesson asserts:**"); n != 4 {
+		t.Errorf("%d lists of asserted orders, want 4", n)
+	}
+	plain := assertedResult()
+	plain.Orders = nil
+	if out, _ := render(t, FormatMarkdown, plain, Options{}); strings.Contains(string(out), "Order the lesson asserts") {
+		t.Error("a result with no asserted orders lists some")
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/event"
+	"github.com/mcplab/mcplab/lab/timeline"
 )
 
 // Caps of the Markdown report. GitHub drops a job summary over 1 MiB, so the
@@ -29,7 +30,8 @@ const (
 // scenario the transcript as a fenced code block and a Mermaid
 // sequenceDiagram between Grader and Server (chunks in, answers out, stderr
 // lines as notes, the close of stdin and the exit, and a note with expected
-// beside actual for a failed check, placed after the answer it quotes).
+// beside actual for a failed check, placed after the answer it quotes),
+// and the orders of answers the scenario asserts, kept or broken.
 //
 // Student text is neutralised for each context: HTML characters become
 // entities and Markdown syntax is escaped in running text and table cells;
@@ -134,6 +136,27 @@ func mdTranscripts(b *strings.Builder, r *grading.Result) {
 		f := fence(code)
 		fmt.Fprintf(b, "%stext\n%s%s\n\n", f, code, f)
 		b.WriteString("```mermaid\n" + sequenceDiagram(sc, notes[i]) + "```\n\n")
+		mdOrders(b, r.Orders, sc)
+	}
+}
+
+// mdOrders lists the orders of answers the scenario asserts, as the HTML
+// page does under its timeline: kept or broken, and the times.
+func mdOrders(b *strings.Builder, orders []grading.AssertedOrder, sc scenario) {
+	var items []string
+	for _, o := range orders {
+		if o.Scenario != sc.Name {
+			continue
+		}
+		kept, text := timeline.Asserted(timeline.Order{Scenario: o.Scenario, First: o.First, Then: o.Then, Checks: o.Checks}, sc.Events)
+		mark := "❌"
+		if kept {
+			mark = "✅"
+		}
+		items = append(items, "- "+mark+" "+mdInline(text))
+	}
+	if len(items) > 0 {
+		b.WriteString("**Order the lesson asserts:**\n\n" + strings.Join(items, "\n") + "\n\n")
 	}
 }
 

@@ -63,10 +63,9 @@ func markAsserted(t *tlScenario, events []event.Event, marks []*tlMark, orders [
 	}
 	answers := firstAnswers(events)
 	for _, o := range orders {
-		a, okFirst := answers[wire.LooseIDKey(json.RawMessage(o.First))]
-		b, okThen := answers[wire.LooseIDKey(json.RawMessage(o.Then))]
+		a, okFirst, b, okThen := o.answered(answers)
 		m := tlAsserted{First: o.First, Then: o.Then, State: "kept", Colour: assertedKeptColour}
-		if !okFirst || (okThen && b < a) {
+		if !o.kept(a, okFirst, b, okThen) {
 			m.State, m.Colour, m.Dash = "broken", assertedBrokenColour, "4 2"
 		}
 		m.Text = assertedText(o, events, a, okFirst, b, okThen)
@@ -92,6 +91,29 @@ func markAsserted(t *tlScenario, events []event.Event, marks []*tlMark, orders [
 		}
 		t.Asserted = append(t.Asserted, m)
 	}
+}
+
+// answered gives the index of the first answer to each of the order's two
+// ids, and whether there is one.
+func (o Order) answered(answers map[string]int) (a int, okFirst bool, b int, okThen bool) {
+	a, okFirst = answers[wire.LooseIDKey(json.RawMessage(o.First))]
+	b, okThen = answers[wire.LooseIDKey(json.RawMessage(o.Then))]
+	return a, okFirst, b, okThen
+}
+
+// kept reports whether the order held: the first answer came, and the
+// second did not come before it.
+func (Order) kept(a int, okFirst bool, b int, okThen bool) bool {
+	return okFirst && !(okThen && b < a)
+}
+
+// Asserted says whether the order o held in a scenario's events and, in
+// the words the page lists under its timeline, what the lesson asserts and
+// what happened (event numbers count the scenario's events from 1), for a
+// report that shows no timeline.
+func Asserted(o Order, events []event.Event) (kept bool, text string) {
+	a, okFirst, b, okThen := o.answered(firstAnswers(events))
+	return o.kept(a, okFirst, b, okThen), assertedText(o, events, a, okFirst, b, okThen)
 }
 
 // assertedText says what the lesson asserts and what happened: the times
