@@ -2,11 +2,11 @@ package lessons
 
 import (
 	"fmt"
-	"io"
 	"io/fs"
 	"path"
 	"strings"
 
+	"github.com/mcplab/mcplab/lab/safefile"
 	"github.com/mcplab/mcplab/lab/scenario"
 )
 
@@ -116,11 +116,11 @@ func readCapped(fsys fs.FS, name string, max int) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
+	data, over, err := safefile.ReadAtMost(f, int64(max))
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
-	if len(data) > max {
+	if over {
 		return nil, fmt.Errorf("%s is over %d bytes: a lesson's file is a small text", name, max)
 	}
 	return data, nil

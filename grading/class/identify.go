@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/event"
+	"github.com/mcplab/mcplab/lab/safefile"
 )
 
 // Bounds on reading a submission's files on the host, before any sandbox:
@@ -125,8 +126,8 @@ func readSmall(root *os.Root, rel string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err == nil && int64(len(data)) > limit {
+	data, over, err := safefile.ReadAtMost(f, limit)
+	if err == nil && over {
 		err = fmt.Errorf("%s is larger than %d bytes", rel, limit)
 	}
 	return data, err

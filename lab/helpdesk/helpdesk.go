@@ -11,12 +11,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
 	"strings"
 
 	"github.com/mcplab/mcplab/lab/mcp"
 	"github.com/mcplab/mcplab/lab/mcpserver"
+	"github.com/mcplab/mcplab/lab/safefile"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -110,11 +110,11 @@ func readJSON(fsys fs.FS, name string, v any) error {
 		return fmt.Errorf("reading the helpdesk's data: %w", err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxDataFile+1))
+	b, over, err := safefile.ReadAtMost(f, MaxDataFile)
 	if err != nil {
 		return fmt.Errorf("reading the helpdesk's data: %s: %w", name, err)
 	}
-	if len(b) > MaxDataFile {
+	if over {
 		return fmt.Errorf("reading the helpdesk's data: %s is over %d MiB", name, MaxDataFile>>20)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))

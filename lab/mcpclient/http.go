@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/safefile"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -146,11 +147,11 @@ func (c *httpConn) maxMessage() int {
 // readJSON takes an answer that is one JSON message.
 func (c *httpConn) readJSON(resp *http.Response, id json.RawMessage) error {
 	limit := c.maxMessage()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
+	body, over, err := safefile.ReadAtMost(resp.Body, int64(limit))
 	if err != nil {
 		return fmt.Errorf("reading the answer (%s): %w", resp.Status, err)
 	}
-	if len(body) > limit {
+	if over {
 		return fmt.Errorf("the answer is longer than the %d-byte limit", limit)
 	}
 	body = bytes.TrimSpace(body)

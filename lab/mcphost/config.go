@@ -10,6 +10,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/mcplab/mcplab/lab/safefile"
 )
 
 // Config names the servers a host mounts, in order. Each alias is ours,
@@ -50,11 +52,11 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, fmt.Errorf("reading the configuration: %w", err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	b, over, err := safefile.ReadAtMost(f, maxConfigBytes)
 	if err != nil {
 		return nil, fmt.Errorf("reading the configuration %s: %w", path, err)
 	}
-	if len(b) > maxConfigBytes {
+	if over {
 		return nil, fmt.Errorf("the configuration %s is larger than %d bytes", path, maxConfigBytes)
 	}
 	cfg, err := ParseConfig(b)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"syscall"
 
@@ -43,11 +42,11 @@ func CopyRelayOnly(from, to string, perm os.FileMode) error {
 		return fmt.Errorf("reading the lab binary: %w", err)
 	}
 	defer src.Close()
-	data, err := io.ReadAll(io.LimitReader(src, maxProgram+1))
+	data, over, err := safefile.ReadAtMost(src, maxProgram)
 	if err != nil {
 		return fmt.Errorf("reading the lab binary %s: %w", from, err)
 	}
-	if len(data) > maxProgram {
+	if over {
 		return fmt.Errorf("the lab binary %s is larger than %d MiB", from, maxProgram>>20)
 	}
 	mark := append([]byte(nil), relayMark[:]...)
