@@ -75,7 +75,7 @@ func Main(args []string) int {
 		return fail("sandbox-exec: %v", err)
 	}
 	if o.ns {
-		if err := enterNamespaces(append(o.keep, o.dir), o.scratch); err != nil {
+		if err := enterNamespaces(append(o.keep, o.dir), o.scratch, o.uid, o.gid); err != nil {
 			return fail("%s%v", nsFailure, err)
 		}
 	}

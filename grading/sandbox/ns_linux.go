@@ -41,10 +41,13 @@ const DefaultScratchSize = 64 << 20
 //     /run/lock one of runLockSize, which vanish with the namespace; each
 //     path of keep under /tmp (the submission, the workspace, a rig folder)
 //     is bound back from the host's, and nothing else of the host's /tmp;
+//   - each kept path below a folder user uid may not enter (root's 0700
+//     home) is reached through a tmpfs in that folder's place that holds
+//     only the way to it (see openWay);
 //   - the launcher's own program (the lab binary, the reference server)
 //     reads as empty and cannot be run;
 //   - the loopback interface is up, and it is the only one.
-func enterNamespaces(keep []string, size int64) error {
+func enterNamespaces(keep []string, size int64, uid, gid int) error {
 	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("making the mounts private: %w", err)
 	}
@@ -72,6 +75,9 @@ func enterNamespaces(keep []string, size int64) error {
 		}
 	}
 	if err := privateTmp(keep, tmpfs); err != nil {
+		return err
+	}
+	if err := openWay(keep, uid, gid); err != nil {
 		return err
 	}
 	if exe, err := os.Executable(); err == nil {
