@@ -51,10 +51,15 @@ func labForClass(t *testing.T) (dir, bin, servers string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	servers, err = filepath.Abs(filepath.Join("..", "..", "grading", "testdata", "servers"))
+	// A copy inside the class's own folder, not the checkout's: the
+	// sandbox shows a program the folder above the submissions, and a
+	// checkout under /tmp or in a 0700 home is out of its sight.
+	fixtures, err := filepath.Abs(filepath.Join("..", "..", "grading", "testdata", "servers"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	servers = filepath.Join(dir, "servers")
+	testkit.CopyTree(t, fixtures, servers)
 	return dir, bin, servers
 }
 

@@ -152,16 +152,16 @@ func reference(t testing.TB) []string {
 }
 
 // classOf makes a class in a fresh folder: SUBMISSIONS/NAME/FILE for each
-// entry of files (FILE "run" and "build" executable), with a link
-// "servers" beside SUBMISSIONS to the test servers, so run scripts written
-// like the test submissions (../../servers/...) work. It returns the
+// entry of files (FILE "run" and "build" executable), with a copy
+// "servers" of the test servers beside SUBMISSIONS, so run scripts written
+// like the test submissions (../../servers/...) work wherever the checkout
+// sits: a link to it would lead a sandboxed program out of the class
+// folder, to a path its private /tmp or a 0700 home hides. It returns the
 // submissions folder.
 func classOf(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := testkit.OpenDir(t)
-	if err := os.Symlink(filepath.Join(testdata(t), "servers"), filepath.Join(dir, "servers")); err != nil {
-		t.Fatal(err)
-	}
+	testkit.CopyTree(t, filepath.Join(testdata(t), "servers"), filepath.Join(dir, "servers"))
 	subs := filepath.Join(dir, "submissions")
 	for path, content := range files {
 		p := filepath.Join(subs, filepath.FromSlash(path))

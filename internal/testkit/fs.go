@@ -19,3 +19,48 @@ func OpenDir(t testing.TB) string {
 	}
 	return dir
 }
+
+// CopyTree copies the folder src into dst (created), files and folders
+// only, keeping each file's executable bits, and every copy readable by
+// all users. Tests copy the fixtures a sandboxed program must reach into
+// the folder they made, instead of linking to the checkout: the sandbox
+// shows a program its class folder, not the place the checkout sits (a
+// private /tmp, or a home only its owner may enter).
+func CopyTree(t testing.TB, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dst, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(to, 0o755)
+		case info.Mode().IsRegular():
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			mode := os.FileMode(0o644) | info.Mode().Perm()&0o111
+			if mode&0o100 != 0 {
+				mode |= 0o111
+			}
+			if err := os.WriteFile(to, data, mode); err != nil {
+				return err
+			}
+			return os.Chmod(to, mode)
+		}
+		return nil // a link or a device: not a fixture
+	})
+	if err != nil {
+		t.Fatalf("copying the fixtures %s to %s: %v", src, dst, err)
+	}
+}
