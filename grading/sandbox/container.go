@@ -222,6 +222,36 @@ func (cs *containerJob) Start(ctx context.Context) (proc.Process, error) {
 	return p, nil
 }
 
+// imageOwn are the folders of the runner image itself: a path there is
+// the image's, not a host path the container lacks.
+var imageOwn = [...]string{"/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc", "/dev", "/proc", "/sys"}
+
+// HidesPath says why the program cannot reach path, which the grader can:
+// a host path outside every folder the container mounts (the class
+// folder, the work folder, the Go installation, the shared paths) and
+// outside the image's own system folders. "" when it can.
+func (cs *containerJob) HidesPath(path string) string {
+	if !filepath.IsAbs(path) {
+		return ""
+	}
+	path = filepath.Clean(path)
+	if _, err := os.Lstat(path); err != nil {
+		return ""
+	}
+	for _, d := range imageOwn {
+		if path == d || strings.HasPrefix(path, d+"/") {
+			return ""
+		}
+	}
+	for _, m := range cs.mounts() {
+		if path == m.Target || strings.HasPrefix(path, strings.TrimSuffix(m.Target, "/")+"/") {
+			return ""
+		}
+	}
+	return "the container holds only its own system folders and, at their own paths, the class folder, " +
+		"the work folder, the Go installation and the folders shared with it; " + path + " is none of them"
+}
+
 // mounts binds the work folder read-write, and the submission's root, the
 // Go installation and every shared path read-only, each at its own path
 // and once.

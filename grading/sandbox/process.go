@@ -227,15 +227,8 @@ func (ps *processJob) Start(ctx context.Context) (proc.Process, error) {
 		// never /tmp itself. Without a Root, the folder two above Dir
 		// stands for it (a class folder holding SUBMISSIONS/NAME), so run
 		// scripts name ../../servers as they do outside /tmp.
-		wd, _ := os.Getwd()
-		root := spec.Root
-		if root == "" && filepath.IsAbs(spec.Dir) {
-			root = filepath.Dir(filepath.Dir(filepath.Clean(spec.Dir)))
-		}
-		for _, k := range append([]string{spec.Dir, spec.Work, root, spec.Path, ps.sb.goroot, wd}, spec.Share...) {
-			if filepath.IsAbs(k) {
-				args = append(args, "-keep", k)
-			}
+		for _, k := range ps.kept() {
+			args = append(args, "-keep", k)
 		}
 	}
 	args = append(args, "--", spec.Path)
@@ -251,6 +244,25 @@ func (ps *processJob) Start(ctx context.Context) (proc.Process, error) {
 		return ps.start(ctx, withoutNS(args), false)
 	}
 	return p, err
+}
+
+// kept is what the job keeps in sight in its namespaces: its submission
+// and work folders, the class folder, the program, the Go installation,
+// the grader's own folder and every shared path (the absolute ones).
+func (ps *processJob) kept() []string {
+	spec := ps.spec
+	wd, _ := os.Getwd()
+	root := spec.Root
+	if root == "" && filepath.IsAbs(spec.Dir) {
+		root = filepath.Dir(filepath.Dir(filepath.Clean(spec.Dir)))
+	}
+	var out []string
+	for _, k := range append([]string{spec.Dir, spec.Work, root, spec.Path, ps.sb.goroot, wd}, spec.Share...) {
+		if filepath.IsAbs(k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // errNoNamespaces marks a launcher that could not be started in new

@@ -329,6 +329,7 @@ const nsFailure = "namespaces: "
 type job interface {
 	Start(ctx context.Context) (proc.Process, error)
 	JobUser() (uid, gid int, err error)
+	HidesPath(path string) string
 }
 
 // specStarter is the Starter each sandbox's Starter returns: a spec, and
@@ -348,6 +349,12 @@ func (s *specStarter) Start(ctx context.Context) (proc.Process, error) {
 // -1 when it keeps the grader's own user: the grader gives the folders and
 // sockets it makes for the job to that user alone.
 func (s *specStarter) JobUser() (uid, gid int, err error) { return s.job(s.spec).JobUser() }
+
+// HidesPath says why the started program cannot reach path, which the
+// grader can, or "" when it reaches it as the grader does (see
+// proc.PathHider): a "could not start" that names a hidden path then says
+// so, instead of sending the student to run by hand what works by hand.
+func (s *specStarter) HidesPath(path string) string { return s.job(s.spec).HidesPath(path) }
 
 // WithArgs adds arguments after the program's own.
 func (s *specStarter) WithArgs(args ...string) proc.Starter {

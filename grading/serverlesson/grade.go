@@ -181,7 +181,7 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 		if probe.StartErr != nil {
 			return res.CouldNotStart(lesson.Checks(), "the server could not be started: "+probe.StartErr.Error(), started), nil
 		}
-		if why := notStarted(probe, ReadinessFor(lesson.Manifest())); why != "" {
+		if why := notStarted(probe, ReadinessFor(lesson.Manifest()), hiderOf(opts.Student)); why != "" {
 			return couldNotStartWith(res, lesson.Checks(), why, probe, started), nil
 		}
 	}
@@ -205,7 +205,7 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 		}
 		// The scenario was played with ScenarioReadiness: judge its start by
 		// that (a probe lesson's start is judged on the probe's run above).
-		if why := notStarted(run, ScenarioReadiness(lesson.Manifest())); why != "" {
+		if why := notStarted(run, ScenarioReadiness(lesson.Manifest()), hiderOf(opts.Student)); why != "" {
 			return couldNotStartWith(res, lesson.Checks(), why, run, started), nil
 		}
 		ev, err := newEvidence(run, sc, ids)

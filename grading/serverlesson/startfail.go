@@ -2,12 +2,15 @@ package serverlesson
 
 import (
 	"fmt"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/event"
+	"github.com/mcplab/mcplab/lab/proc"
 )
 
 // stderrTail bounds the server's own stderr lines that a could-not-start
@@ -26,7 +29,11 @@ const (
 // every line it wrote has been read, so the verdict does not hang on
 // timing: a program slow to fail on a loaded machine, which the client
 // stopped waiting for and sent the scenario to, is judged the same.
-func notStarted(run *client.Run, ready client.Readiness) string {
+//
+// When the program's stderr names a file the sandbox hides from it (hides
+// is the starter's proc.PathHider, or nil), the words say so and how to
+// mend it: the same command works by hand, where nothing hides the file.
+func notStarted(run *client.Run, ready client.Readiness, hides func(string) string) string {
 	exitedByItself := run.Exit.Err == nil && run.Exit.Signal == "" && run.Exit.Reason == "" &&
 		!run.Killed && !run.OutputCapped && run.Exit.Code >= 0
 	if !exitedByItself {
@@ -43,10 +50,59 @@ func notStarted(run *client.Run, ready client.Readiness) string {
 	default:
 		return ""
 	}
+	if path, why := hiddenNamed(run, hides); path != "" {
+		return fmt.Sprintf("the server did not start: in scenario %s %s (the lesson waits for %s); "+
+			"so there was nothing to grade, which is not a fail. Its stderr names %s, which the grader's sandbox hides from it: %s. "+
+			"Rule: a graded program reaches only its own submission folder and the class folder around it, wherever the grader runs it. "+
+			"Fix: copy %s into the submission and name it from the run script's own folder (\"$(dirname \"$0\")/%s\"); "+
+			"by hand the command works, because nothing hides the file there",
+			run.Scenario.Name, what, ready.Describe(), path, why, filepath.Base(path), filepath.Base(path))
+	}
 	return fmt.Sprintf("the server did not start: in scenario %s %s (the lesson waits for %s); "+
 		"so there was nothing to grade, which is not a fail. Rule: a server starts, shows it is ready, then reads stdin. "+
 		"Fix: run the same command by hand (lab run -- COMMAND) and mend what its stderr says",
 		run.Scenario.Name, what, ready.Describe())
+}
+
+// namedPath finds the absolute paths a line of stderr names ("bash:
+// /tmp/x/server.sh: No such file or directory", "can't open file
+// '/root/s.py'").
+var namedPath = regexp.MustCompile(`(?:^|[\s'"(=:])(/[^\s'":,;()]+)`)
+
+// hiddenNamed returns the first path the run's stderr names that hides
+// says is hidden from the program, and why; "" and "" when there is none
+// or hides is nil. At most the last stderrTailLines lines are looked at,
+// the ones a could-not-start result shows.
+func hiddenNamed(run *client.Run, hides func(string) string) (path, why string) {
+	if hides == nil {
+		return "", ""
+	}
+	var lines []string
+	for _, ev := range run.Events {
+		if ev.Kind == event.Stderr {
+			lines = append(lines, ev.Text)
+		}
+	}
+	if n := len(lines) - stderrTailLines; n > 0 {
+		lines = lines[n:]
+	}
+	for _, l := range lines {
+		for _, m := range namedPath.FindAllStringSubmatch(l, 8) {
+			p := strings.TrimRight(m[1], ".")
+			if why := hides(p); why != "" {
+				return p, why
+			}
+		}
+	}
+	return "", ""
+}
+
+// hiderOf is s's HidesPath when s is a proc.PathHider, else nil.
+func hiderOf(s proc.Starter) func(string) string {
+	if h, ok := s.(proc.PathHider); ok {
+		return h.HidesPath
+	}
+	return nil
 }
 
 // stderrTail is the last lines the server wrote to stderr in run, each

@@ -48,6 +48,16 @@ type WrapStarter interface {
 	Wrap(visible string, before, after []string) Starter
 }
 
+// PathHider is a Starter, such as a sandbox's, whose program sees less of
+// the machine than the one starting it does. HidesPath says, as a clause
+// ("it lies in /tmp, and ..."), why the program cannot reach path, or ""
+// when it reaches path as the caller would: a program that could not start
+// because a file it names is hidden is then told why, and what to do.
+type PathHider interface {
+	Starter
+	HidesPath(path string) string
+}
+
 // Exit says how a process ended.
 type Exit struct {
 	Code   int    // the exit status, or -1 when a signal ended it
