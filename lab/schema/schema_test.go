@@ -11,9 +11,17 @@ import (
 	"github.com/mcplab/mcplab/lab/schema"
 )
 
-// sharedSpec is the reference copy of the specification's files, beside the
-// clone (../shared from the repository's root).
+// sharedSpec is the course's reference copy of the specification's files,
+// beside the clone (../shared from the repository's root). A clone alone
+// has none: the tests that compare with it skip.
 const sharedSpec = "../../../shared/spec/2026-07-28"
+
+// keptExamples is the repository's own copy of the official examples (see
+// its README.md), which every clone has.
+const keptExamples = "testdata/examples"
+
+// officialExamples is how many example messages the release publishes.
+const officialExamples = 129
 
 func validator(t *testing.T) *schema.Validator {
 	t.Helper()
@@ -41,12 +49,9 @@ func TestEmbeddedSchemaIsTheOfficialOne(t *testing.T) {
 // Every official example meets the definition its folder is named after.
 func TestOfficialExamplesPass(t *testing.T) {
 	v := validator(t)
-	files, _ := filepath.Glob(filepath.Join(sharedSpec, "examples", "*", "*.json"))
-	if len(files) == 0 {
-		t.Fatalf("no examples under %s/examples: the reference copy must sit beside the clone", sharedSpec)
-	}
-	if len(files) != 129 {
-		t.Errorf("found %d examples, want the 129 of the reference copy", len(files))
+	files, _ := filepath.Glob(filepath.Join(keptExamples, "*", "*.json"))
+	if len(files) != officialExamples {
+		t.Fatalf("found %d examples under %s, want the release's %d", len(files), keptExamples, officialExamples)
 	}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -56,6 +61,46 @@ func TestOfficialExamplesPass(t *testing.T) {
 		r := v.CheckFile(filepath.ToSlash(f), data)
 		if !r.OK() || !strings.HasPrefix(r.Kind, "example of ") {
 			t.Errorf("%s (%s): %v %+v", f, r.Kind, r.Err, r.Lines)
+		}
+	}
+}
+
+// The examples kept in the repository are the reference copy's, file for
+// file and byte for byte, when that copy sits beside the clone.
+func TestKeptExamplesAreTheOfficialOnes(t *testing.T) {
+	ref := filepath.Join(sharedSpec, "examples")
+	if _, err := os.Stat(ref); err != nil {
+		t.Skipf("no reference copy beside the clone (%s: %v): the examples kept in %s are not compared with it", ref, err, keptExamples)
+	}
+	theirs, _ := filepath.Glob(filepath.Join(ref, "*", "*.json"))
+	ours, _ := filepath.Glob(filepath.Join(keptExamples, "*", "*.json"))
+	rel := func(base string, files []string) map[string]string {
+		m := map[string]string{}
+		for _, f := range files {
+			r, _ := filepath.Rel(base, f)
+			m[filepath.ToSlash(r)] = f
+		}
+		return m
+	}
+	a, b := rel(ref, theirs), rel(keptExamples, ours)
+	for name, f := range a {
+		mine, ok := b[name]
+		if !ok {
+			t.Errorf("%s is in the reference copy but not in %s", name, keptExamples)
+			continue
+		}
+		want, err1 := os.ReadFile(f)
+		got, err2 := os.ReadFile(mine)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("reading %s: %v %v", name, err1, err2)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s differs from the reference copy's", name)
+		}
+	}
+	for name := range b {
+		if _, ok := a[name]; !ok {
+			t.Errorf("%s is kept in %s but the reference copy has no such example", name, keptExamples)
 		}
 	}
 }
