@@ -36,6 +36,26 @@ func openWay(keep []string, uid, gid int) error {
 	if gid < 0 {
 		gid = uid
 	}
+	// A closed folder may sit inside a kept path that an earlier round
+	// bound back whole (a 0700 folder of the checkout, in a clone made by
+	// mktemp -d): each round opens the topmost ones left, and every
+	// folder it opens is searchable from then on, so the rounds end.
+	for range maxOpenRounds {
+		opened, err := openRound(keep, uid, gid)
+		if err != nil || opened == 0 {
+			return err
+		}
+	}
+	return nil
+}
+
+// maxOpenRounds bounds openWay's rounds: a path with more closed folders
+// nested in kept ones than that stays out of reach.
+const maxOpenRounds = 16
+
+// openRound opens the topmost closed folder above each kept path, and
+// returns how many it opened.
+func openRound(keep []string, uid, gid int) (int, error) {
 	byClosed := map[string][]string{}
 	for _, k := range keep {
 		if !filepath.IsAbs(k) {
@@ -66,11 +86,11 @@ func openWay(keep []string, uid, gid int) error {
 			continue // a closed folder inside one opened already: its paths came with it
 		}
 		if err := openClosed(c, outermost(byClosed[c]), uid, gid); err != nil {
-			return err
+			return len(done), err
 		}
 		done[c] = true
 	}
-	return nil
+	return len(done), nil
 }
 
 // closedAbove returns the topmost folder strictly above p, or p itself,
