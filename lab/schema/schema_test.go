@@ -3,6 +3,8 @@ package schema_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,13 +39,32 @@ func TestEmbeddedSchemaIsTheOfficialOne(t *testing.T) {
 	if got := hex.EncodeToString(sum[:]); got != schema.SHA256 {
 		t.Errorf("the embedded schema's sha256 is %s, want %s (see ORIGIN.md)", got, schema.SHA256)
 	}
-	shared, err := os.ReadFile(filepath.Join(sharedSpec, "schema.json"))
+	ref := needShared(t, "schema.json", "the embedded schema is not compared byte for byte with it (its sha256 was checked against ORIGIN.md)")
+	shared, err := os.ReadFile(ref)
 	if err != nil {
-		t.Skipf("no reference copy beside the clone: %v", err)
+		t.Fatal(err)
 	}
 	if string(shared) != string(schema.JSON()) {
-		t.Error("the embedded schema differs from ../shared/spec/2026-07-28/schema.json")
+		t.Errorf("the embedded schema differs from %s", ref)
 	}
+}
+
+// needShared returns the path of name inside the reference copy beside the
+// clone, or skips the test, saying which path is missing and what the test
+// would have checked with it. Only a missing path skips: any other error
+// reading it fails the test.
+func needShared(t *testing.T, name, unchecked string) string {
+	t.Helper()
+	p := filepath.Join(sharedSpec, name)
+	_, err := os.Stat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		abs, _ := filepath.Abs(p)
+		t.Skipf("skipped: %s (%s) is missing, it sits beside the clone only in the course's checkout; %s", p, abs, unchecked)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // Every official example meets the definition its folder is named after.
@@ -68,12 +89,12 @@ func TestOfficialExamplesPass(t *testing.T) {
 // The examples kept in the repository are the reference copy's, file for
 // file and byte for byte, when that copy sits beside the clone.
 func TestKeptExamplesAreTheOfficialOnes(t *testing.T) {
-	ref := filepath.Join(sharedSpec, "examples")
-	if _, err := os.Stat(ref); err != nil {
-		t.Skipf("no reference copy beside the clone (%s: %v): the examples kept in %s are not compared with it", ref, err, keptExamples)
-	}
+	ref := needShared(t, "examples", "the examples kept in "+keptExamples+" are not compared with it (same files, same bytes)")
 	theirs, _ := filepath.Glob(filepath.Join(ref, "*", "*.json"))
 	ours, _ := filepath.Glob(filepath.Join(keptExamples, "*", "*.json"))
+	if len(theirs) == 0 {
+		t.Fatalf("%s holds no DEFINITION/NAME.json examples", ref)
+	}
 	rel := func(base string, files []string) map[string]string {
 		m := map[string]string{}
 		for _, f := range files {
