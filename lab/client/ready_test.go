@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
@@ -30,7 +31,10 @@ func quiet(_ context.Context, stdin io.Reader, stdout, _ io.Writer) int {
 // TestReadiness plays one ping against a server that prints nothing on
 // stderr: a probe or no wait at all makes it ready at once, the probe's
 // answer stays out of the run's answers, and waiting for a stderr line
-// costs the whole ready deadline.
+// costs the whole ready deadline. Only the case that must run out of time
+// gets a short deadline: the probe's answer ends its wait as it comes, so
+// a generous one costs nothing and a loaded machine cannot flip it (at
+// 50 ms, a -race run beside CI's load once missed the probe's answer).
 func TestReadiness(t *testing.T) {
 	sc, err := scenario.Parse("ping", []byte("-- steps --\nat 0ms send ping\n-- ping --\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"))
 	if err != nil {
@@ -38,16 +42,17 @@ func TestReadiness(t *testing.T) {
 	}
 	for name, tc := range map[string]struct {
 		ready     Readiness
+		within    time.Duration
 		wantReady bool
 		note      string
 	}{
-		"probe":  {Readiness{Probe: []byte(`{"jsonrpc":"2.0","id":"lab-ready","method":"ping"}` + "\n")}, true, `the server answered the readiness probe: {"jsonrpc":"2.0","id":"lab-ready","result":{}}`},
-		"none":   {Readiness{None: true}, true, ""},
-		"stderr": {Readiness{Stderr: "listening"}, false, `no stderr line containing "listening" within`},
+		"probe":  {Readiness{Probe: []byte(`{"jsonrpc":"2.0","id":"lab-ready","method":"ping"}` + "\n")}, 30 * time.Second, true, `the server answered the readiness probe: {"jsonrpc":"2.0","id":"lab-ready","result":{}}`},
+		"none":   {Readiness{None: true}, 30 * time.Second, true, ""},
+		"stderr": {Readiness{Stderr: "listening"}, 50 * time.Millisecond, false, `no stderr line containing "listening" within`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			run, err := Play(context.Background(), sc, proc.InProcess(quiet), Options{Ready: tc.ready, ReadyWithin: 50e6})
+			run, err := Play(context.Background(), sc, proc.InProcess(quiet), Options{Ready: tc.ready, ReadyWithin: tc.within})
 			if err != nil {
 				t.Fatal(err)
 			}
