@@ -165,6 +165,9 @@ func mdEscape(s, nl string) string {
 			} else {
 				b.WriteByte(c)
 			}
+		case '@':
+			// GitHub's Markdown links a bare a@b.example as mailto:.
+			b.WriteString("&#64;")
 		case '.':
 			if i >= 3 && strings.EqualFold(s[i-3:i], "www") {
 				b.WriteString("&#46;")

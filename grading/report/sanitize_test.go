@@ -75,6 +75,7 @@ func TestMarkdownEscapes(t *testing.T) {
 		{"12. item", `12\. item`},
 		{"two\nlines", "two lines"},
 		{"see https://x.example and www.y.example", "see https&#58;//x.example and www&#46;y.example"},
+		{"mail a@evil.example", "mail a&#64;evil.example"},
 	} {
 		if got := mdInline(c.in); got != c.want {
 			t.Errorf("mdInline(%q) = %q, want %q", c.in, got, c.want)
