@@ -33,7 +33,7 @@ func TestServeTicketsBrokenUploads(t *testing.T) {
 		}
 		return c, bufio.NewReader(c)
 	}
-	const head = "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+	const head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
 	_, br := dial(head + "Transfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\n")
 	resp, err := http.ReadResponse(br, nil)
 	if err != nil {

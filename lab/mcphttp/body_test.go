@@ -117,7 +117,7 @@ func readAnswer(t *testing.T, c net.Conn) (*http.Response, string) {
 	return resp, string(b)
 }
 
-const postHead = "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+const postHead = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
 
 // Each upload that cannot be read is answered 400 (503 when there is no
 // room) with a JSON-RPC error whose id is null, and the connection closes.
@@ -205,7 +205,7 @@ func TestBrokenUploads(t *testing.T) {
 func TestRefusalDoesNotWaitForBody(t *testing.T) {
 	srv := httptest.NewServer(&mcphttp.Handler{Server: &mcpserver.Server{}})
 	defer srv.Close()
-	c := rawPost(t, srv.Listener.Addr().String(), "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n", "0123456789")
+	c := rawPost(t, srv.Listener.Addr().String(), "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n", "0123456789")
 	resp, _ := readAnswer(t, c)
 	if resp.StatusCode != 415 || !resp.Close {
 		t.Errorf("got %d, Connection: close %v; want 415, close", resp.StatusCode, resp.Close)

@@ -73,7 +73,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "this MCP endpoint takes POST only; revision 2026-07-28 has no GET stream and no sessions", http.StatusMethodNotAllowed)
 		return
 	}
-	if origin := r.Header.Get("Origin"); origin != "" && !loopbackOrigin(origin) {
+	if !loopbackHost(r.Host) && !localAddrHost(r) {
+		// A page on a name the attacker's DNS points at this machine (DNS
+		// rebinding) reaches the server with that name as its Host.
+		h.logf("refused a POST for host %q", r.Host)
+		Abandon(w, r)
+		writeError(w, http.StatusForbidden, nil, wire.Errorf(wire.CodeInvalidRequest, "Forbidden: host %q is not this local server's name", r.Host))
+		return
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && !sameLocalOrigin(origin, r.Host, localAddrHost(r)) {
 		h.logf("refused a POST from origin %q", origin)
 		Abandon(w, r)
 		writeError(w, http.StatusForbidden, nil, wire.Errorf(wire.CodeInvalidRequest, "Forbidden: origin %q may not use this local server", origin))
@@ -199,18 +207,87 @@ func writeError(w http.ResponseWriter, code int, id json.RawMessage, e *wire.Err
 	w.Write(line)
 }
 
-// loopbackOrigin reports whether an Origin names this machine.
-func loopbackOrigin(origin string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return false
+// loopbackHost reports whether a request's Host names this machine:
+// localhost or a loopback address, with any port.
+func loopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
 	}
-	host := u.Hostname()
-	if host == "localhost" {
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
 		return true
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// localAddrHost reports whether a request's Host is the literal address
+// of the connection's own end (a server told to listen on a machine's
+// address answers requests sent to that address, never to a name), or
+// the connection is not TCP.
+func localAddrHost(r *http.Request) bool {
+	la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return false
+	}
+	if la.Network() != "tcp" {
+		// A Unix socket (the rig's, behind the sandbox's bridge): no page
+		// reaches it by a name, so no name needs refusing.
+		return true
+	}
+	local, _, err := net.SplitHostPort(la.String())
+	if err != nil {
+		return false
+	}
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	ip, lip := net.ParseIP(strings.Trim(host, "[]")), net.ParseIP(local)
+	return ip != nil && lip != nil && ip.Equal(lip)
+}
+
+// sameLocalOrigin reports whether an Origin names this machine (or the
+// very address the request was sent to, when its Host is that address) and
+// the port the request was sent to (its Host's): a page served by another
+// local program, on another port, is another origin.
+func sameLocalOrigin(origin, hostport string, hostIsLocalAddr bool) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	if !loopbackHost(u.Host) && !(hostIsLocalAddr && strings.EqualFold(u.Hostname(), strings.Trim(hostOnly(hostport), "[]"))) {
+		return false
+	}
+	return portOf(u.Port(), u.Scheme) == portOf(requestPort(hostport), "http")
+}
+
+// hostOnly is a Host value without its port.
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return hostport
+}
+
+// requestPort is the port of a Host value, "" when it names none.
+func requestPort(hostport string) string {
+	if _, port, err := net.SplitHostPort(hostport); err == nil {
+		return port
+	}
+	return ""
+}
+
+// portOf is port, or the scheme's default when port is "".
+func portOf(port, scheme string) string {
+	if port != "" {
+		return port
+	}
+	if scheme == "https" {
+		return "443"
+	}
+	return "80"
 }
 
 // CheckHeaders compares the request metadata headers with the body, as the

@@ -51,6 +51,10 @@ func (p post) do(t *testing.T, url string) (int, string, string) {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	for k, v := range p.headers {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
 		if v == "" {
 			req.Header.Del(k)
 			continue
@@ -76,6 +80,11 @@ func h(kv ...string) map[string]string {
 
 func TestHandler(t *testing.T) {
 	url := testServer(t)
+	port := url[strings.LastIndex(url, ":")+1:] // httptest's URL is http://127.0.0.1:PORT
+	otherPort := "1"
+	if port == "1" {
+		otherPort = "2"
+	}
 	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"créer",` + meta + `}}`
 	callWithMeta := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"créer","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p1","io.modelcontextprotocol/logLevel":"info"}}}`
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + meta + `}}`
@@ -123,7 +132,9 @@ func TestHandler(t *testing.T) {
 		{"not JSON", post{body: `{`}, 400, "application/json", `{"jsonrpc":"2.0","error":{"code":-32700`},
 		{"GET", post{method: http.MethodGet}, 405, "text/plain; charset=utf-8", "POST only"},
 		{"foreign origin", post{body: list, headers: with("Origin", "https://evil.example")}, 403, "application/json", "may not use this local server"},
-		{"local origin", post{body: list, headers: h("Origin", "http://localhost:3000", "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/list")}, 200, "application/json", ""},
+		{"local origin", post{body: list, headers: h("Origin", "http://localhost:"+port, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/list")}, 200, "application/json", ""},
+		{"local origin on another port", post{body: list, headers: h("Origin", "http://localhost:"+otherPort, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/list")}, 403, "application/json", "may not use this local server"},
+		{"rebound host name", post{body: list, headers: h("Host", "evil.example:"+port, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/list")}, 403, "application/json", `host \"evil.example:`},
 		{"unknown log level", post{body: strings.Replace(callWithMeta, `"info"`, `"loud"`, 1), headers: good}, 400, "application/json",
 			`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid params: \"loud\" is not a log level; the levels are debug, info, notice, warning, error, critical, alert, emergency"}}` + "\n"},
 		{"wrong content type", post{body: list, headers: with("Content-Type", "text/plain")}, 415, "application/json", "application/json"},

@@ -17,7 +17,7 @@ import (
 func TestBrokenUploads(t *testing.T) {
 	srv := httptest.NewServer(Handler(nil))
 	defer srv.Close()
-	const head = "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+	const head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
 	for _, tt := range []struct{ name, req, want string }{
 		{"chunk size past 64 bits", head + "Transfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\n",
 			`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body could not be read after 0 bytes: http chunk length too large; a chunked body is chunks each led by its size in hexadecimal, ended by a chunk of size 0"}}` + "\n"},
