@@ -65,7 +65,7 @@ func gradeCmd(ctx context.Context, e *env, args []string) (int, error) {
 		Seed:      *seed,
 	}
 	if *lessonDir != "" {
-		opts.LessonDir = os.DirFS(*lessonDir)
+		opts.LessonDir = dirFS(*lessonDir)
 	}
 	if *verbose {
 		opts.OnEvent = func(sc string, ev client.Event) { fmt.Fprintf(e.stderr, "[%s] %s\n", sc, ev.Line(true)) }

@@ -42,7 +42,7 @@ type classRun struct {
 func (r *classRun) find() error {
 	c := r.cfg
 	if c.lessonDir != "" {
-		r.lessonFS = os.DirFS(c.lessonDir)
+		r.lessonFS = dirFS(c.lessonDir)
 		abs, err := filepath.Abs(c.lessonDir)
 		if err != nil {
 			return usagef("-lesson-dir %s: %v", c.lessonDir, err)

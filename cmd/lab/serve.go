@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -74,7 +73,7 @@ func serveCmd(ctx context.Context, e *env, args []string) (int, error) {
 // and found to name the server: a folder is served only by the server its
 // lesson plays.
 func folderServing(dir, name string) (fs.FS, error) {
-	fsys := os.DirFS(dir)
+	fsys := dirFS(dir)
 	m, err := lessons.ReadManifest(fsys, ".")
 	if err != nil {
 		return nil, usagef("--lesson-dir %s: %v", dir, err)
