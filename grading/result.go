@@ -33,6 +33,11 @@ type CheckResult struct {
 	// Rule names the rule that a failure breaks; Fix says how to mend it.
 	Rule string `json:"rule,omitempty"`
 	Fix  string `json:"fix,omitempty"`
+	// Deadline is set on a failure that rests on deadlines alone (every
+	// piece of evidence against the check is a wait that ran out): such a
+	// failure is confirmed at a larger time scale before it is charged
+	// (see Confirm).
+	Deadline bool `json:"deadline,omitempty"`
 }
 
 // Event is one timed happening of a graded run: the lab's event record
@@ -97,8 +102,12 @@ type Result struct {
 	// Seed is the seed of the chunk sweep, when one ran.
 	Seed *int64 `json:"cuts,omitempty"`
 	// Flaky is set when a timed-out run was rerun and the two runs disagreed.
-	Flaky      bool        `json:"flaky,omitempty"`
-	Submission *Submission `json:"submission,omitempty"`
+	Flaky bool `json:"flaky,omitempty"`
+	// Confirmed, when set, says that failures resting on deadlines were
+	// graded again at a larger time scale before they were charged (see
+	// Confirm).
+	Confirmed  *Confirmation `json:"confirmed,omitempty"`
+	Submission *Submission   `json:"submission,omitempty"`
 	// DurationMS is the wall time of the whole grading run.
 	DurationMS int64 `json:"duration_ms"`
 }

@@ -1,12 +1,18 @@
 package grading
 
-// failure is one piece of evidence against a check.
+// Failure is one piece of evidence against a check.
 type Failure struct {
 	Scenario string
 	Where    string // the line it is about ("line 3"), if any
 	What     string // what happened, in a sentence
 	Expected string // what a correct server does
 	Actual   string // what this server did, when it is a line of output
+	// Deadline is set when the failure rests on a deadline that passed:
+	// nothing came within the wait, the program was still running some
+	// time after its stdin closed, the run timed out. A slow machine can
+	// cause such a failure as well as a wrong program, so Confirm grades
+	// again at a larger time scale before the check is charged.
+	Deadline bool
 }
 
 // tally collects, per check id, whether any scenario tested it and what

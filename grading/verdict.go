@@ -54,6 +54,10 @@ func verdict(c Check, t *Tally) CheckResult {
 		}
 		r.Message = b.String()
 		r.Expected, r.Actual = f.Expected, f.Actual
+		r.Deadline = true
+		for _, g := range fails {
+			r.Deadline = r.Deadline && g.Deadline
+		}
 	case len(t.Skips[c.ID]) > 0:
 		r.Status = StatusSkip
 		r.Message = "Not judged: " + strings.TrimSuffix(t.Skips[c.ID][0], ".") + "."

@@ -92,6 +92,12 @@ type Run struct {
 	OutputCapped bool
 	// StderrLines counts the lines the server wrote to stderr.
 	StderrLines int
+	// DeadlinePassed is set when any deadline of the run ran out: the
+	// ready wait, an await, a write, the drain of stdin, the wait for the
+	// server to read, or the exit after stdin closed. A failure judged
+	// from a run with a deadline passed may be the machine's slowness, not
+	// the server's (see grading.Failure.Deadline).
+	DeadlinePassed bool
 }
 
 // Answer is one line the server wrote to stdout.
@@ -340,6 +346,7 @@ func (pl *player) play(ready <-chan struct{}) error {
 		pl.run.Ready = true
 		pl.saidReady = !pl.opts.Ready.None
 	case <-t.C:
+		pl.run.DeadlinePassed = true
 		pl.rec.add(event.Note, pl.opts.Ready.describe(readyWithin)+"; going on without it")
 	case <-pl.exited:
 		pl.run.EarlyExit = true
@@ -392,6 +399,7 @@ func (pl *player) play(ready <-chan struct{}) error {
 			case <-pl.exited:
 				pl.run.ExitedAfterClose = true
 			default:
+				pl.run.DeadlinePassed = true
 				pl.kill(pl.unreadWhy() + ", so it could not see its stdin close")
 			}
 			return nil
@@ -403,6 +411,7 @@ func (pl *player) play(ready <-chan struct{}) error {
 		case <-pl.exited:
 			pl.run.ExitedAfterClose = true
 		case <-t.C:
+			pl.run.DeadlinePassed = true
 			pl.kill(fmt.Sprintf("the server was still running %v after its stdin closed", within))
 			pl.lateKill = true
 		case <-pl.capped:
@@ -435,6 +444,7 @@ func (pl *player) drained() bool {
 		if time.Now().After(deadline) || !pl.tookInput && pl.saidReady && !time.Now().Before(pl.readBy()) {
 			// A server that does not read: pace the rest by the schedule.
 			pl.drainGaveUp = true
+			pl.run.DeadlinePassed = true
 			return true
 		}
 		t := time.NewTimer(wait)
@@ -524,12 +534,14 @@ func (pl *player) await(st scenario.Step) bool {
 		case <-deafAt:
 			deafAt = nil
 			if pl.untouched() {
+				pl.run.DeadlinePassed = true
 				left = missing()
 				pl.run.AwaitMissed = append(pl.run.AwaitMissed, left...)
 				pl.rec.add(event.Note, fmt.Sprintf("no answer to id %s: %s, so it cannot have answered", strings.Join(left, ", id "), pl.unreadWhy()))
 				return false
 			}
 		case <-t.C:
+			pl.run.DeadlinePassed = true
 			left = missing()
 			pl.run.AwaitMissed = append(pl.run.AwaitMissed, left...)
 			pl.rec.add(event.Note, fmt.Sprintf("no answer to id %s within %v", strings.Join(left, ", id "), within))
@@ -568,6 +580,7 @@ func (pl *player) write(data []byte) bool {
 		pl.wrote(data)
 		return true
 	case <-t.C:
+		pl.run.DeadlinePassed = true
 		pl.kill(fmt.Sprintf("the server did not read its stdin for %v", within))
 		return false
 	case <-pl.ctx.Done():

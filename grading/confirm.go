@@ -1,0 +1,180 @@
+package grading
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// ConfirmScale is how much larger the time scale of the rerun that
+// confirms a deadline failure is than the first run's. The lab's deadlines
+// are already many times what a correct program needs on a machine at
+// normal speed; a machine so loaded that it misses them still runs the
+// program at some fraction of that speed, and four times every deadline
+// covers a machine a quarter as fast as the first run assumed (a CI runner
+// shared with three other jobs) while keeping the cost of confirming a
+// program that truly hangs bounded: one more run, of at most four times
+// the first run's deadlines.
+const ConfirmScale = 4
+
+// Confirmation records that failures resting on deadlines were graded
+// again before they were charged.
+type Confirmation struct {
+	// Scale is the time scale of the rerun: the first run's times
+	// ConfirmScale.
+	Scale float64 `json:"scale"`
+	// Rerun lists the checks whose failure rested on deadlines and was
+	// judged again, in check order; Cleared those of them that passed (or
+	// could not be judged) in the rerun, so they were not charged.
+	Rerun   []string `json:"rerun,omitempty"`
+	Cleared []string `json:"cleared,omitempty"`
+	// Timeout is set when the first run as a whole timed out and the
+	// rerun's result was kept.
+	Timeout bool `json:"timeout,omitempty"`
+}
+
+// NeedsConfirming reports whether res has a verdict that rests on deadlines
+// alone: a run that timed out as a whole, or a failed check every piece of
+// evidence against which is a wait that ran out.
+func NeedsConfirming(res *Result) bool {
+	return res != nil && (res.Outcome.Kind == OutcomeTimeout || len(deadlineFailures(res)) > 0)
+}
+
+// deadlineFailures lists the ids of the failed checks of res whose failure
+// rests on deadlines alone.
+func deadlineFailures(res *Result) []string {
+	var ids []string
+	for _, c := range res.Checks {
+		if c.Status == StatusFail && c.Deadline {
+			ids = append(ids, c.ID)
+		}
+	}
+	return ids
+}
+
+// Confirm grades lesson again when first has a verdict that rests on
+// deadlines alone (see NeedsConfirming), with every deadline ConfirmScale
+// times longer, so that a slow machine never costs a student a point: each
+// check whose failure rested on deadlines takes the rerun's verdict, so it
+// is charged only when it fails again, and every other check keeps its
+// first verdict. A first run that timed out as a whole is replaced by the
+// rerun when that did not time out; when it did, each check is confirmed
+// as above and the timeout stands. There is at most one rerun, so a
+// program that truly hangs still fails, at the cost of one run. The score
+// is worked out again, and Result.Confirmed and the outcome's detail say
+// what was confirmed. A first result with nothing to confirm is returned
+// as it is, with no rerun.
+func Confirm(ctx context.Context, lesson Lesson, opts Options, first *Result) (*Result, error) {
+	if !NeedsConfirming(first) {
+		return first, nil
+	}
+	scale := opts.TimeScale
+	if scale <= 0 {
+		scale = 1
+	}
+	opts.TimeScale = scale * ConfirmScale
+	second, err := lesson.Grade(ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("confirming the deadline failures at time scale %g: %w", opts.TimeScale, err)
+	}
+	total := first.DurationMS + second.DurationMS
+	var res *Result
+	if first.Outcome.Kind == OutcomeTimeout && second.Outcome.Kind != OutcomeTimeout && (second.Gradable || !first.Gradable) {
+		res = confirmTimeout(first, second, opts.TimeScale)
+	} else {
+		res = confirmChecks(first, second, opts.TimeScale)
+	}
+	// The wall time is both runs': the rerun is part of grading.
+	res.DurationMS = total
+	return res, nil
+}
+
+// confirmTimeout keeps the rerun of a first run that timed out as a whole,
+// when the rerun, at a larger scale, did not: the first run met a deadline
+// the machine, not the program, made it miss.
+func confirmTimeout(first, second *Result, scale float64) *Result {
+	conf := &Confirmation{Scale: scale, Rerun: deadlineFailures(first), Timeout: true}
+	for _, c := range second.Checks {
+		if c.Status != StatusFail && slices.Contains(conf.Rerun, c.ID) {
+			conf.Cleared = append(conf.Cleared, c.ID)
+		}
+	}
+	second.Confirmed = conf
+	second.Outcome.Detail = strings.TrimSpace(second.Outcome.Detail + fmt.Sprintf(
+		" The first run timed out (%s); graded again with every deadline %g times longer, it did not, so the machine was slow, not the program, and this is the second run's result.",
+		strings.TrimSuffix(first.Outcome.Detail, "."), float64(ConfirmScale)))
+	return second
+}
+
+// confirmChecks gives each check of first whose failure rested on
+// deadlines the rerun's verdict, keeps every other check's, and works the
+// score out again.
+func confirmChecks(first, second *Result, scale float64) *Result {
+	rerun := deadlineFailures(first)
+	conf := &Confirmation{Scale: scale, Rerun: rerun}
+	for i, c := range first.Checks {
+		if !slices.Contains(rerun, c.ID) {
+			continue
+		}
+		j := slices.IndexFunc(second.Checks, func(s CheckResult) bool { return s.ID == c.ID })
+		if j < 0 {
+			continue
+		}
+		again := second.Checks[j]
+		if again.Status == StatusFail {
+			again.Message = strings.TrimSpace(again.Message + fmt.Sprintf(
+				" (This failure rested on a deadline, so the check was graded again with every deadline %g times longer; it failed again, so it is the program, not a slow machine.)", float64(ConfirmScale)))
+		} else {
+			conf.Cleared = append(conf.Cleared, c.ID)
+			if again.Status == StatusPass {
+				again.Message = fmt.Sprintf("Passed when graded again with every deadline %g times longer. The first run failed it only because a deadline passed: the machine was slow, not the program, so it costs no points.", float64(ConfirmScale))
+			}
+		}
+		first.Checks[i] = again
+	}
+	first.Score = 0
+	for _, c := range first.Checks {
+		first.Score += c.Points
+	}
+	first.Confirmed = conf
+	var note string
+	switch {
+	case len(conf.Cleared) == len(rerun):
+		note = fmt.Sprintf(" %s (%s) failed only because a deadline passed; graded again with every deadline %g times longer, %s: the machine was slow, not the program, so %s no points.",
+			CountOf(len(rerun), "check", "checks"), strings.Join(rerun, ", "), float64(ConfirmScale),
+			Pick(len(rerun), "it passed", "they passed"), Pick(len(rerun), "it costs", "they cost"))
+	case len(conf.Cleared) > 0:
+		note = fmt.Sprintf(" %s (%s) failed because a deadline passed, and were graded again with every deadline %g times longer: %s (%s) did not fail again, so the machine was slow there, not the program, and %s no points; the rest failed again and are charged.",
+			CountOf(len(rerun), "check", "checks"), strings.Join(rerun, ", "), float64(ConfirmScale),
+			CountOf(len(conf.Cleared), "check", "checks"), strings.Join(conf.Cleared, ", "), Pick(len(conf.Cleared), "it costs", "they cost"))
+	default:
+		note = fmt.Sprintf(" %s (%s) failed because a deadline passed; graded again with every deadline %g times longer, %s again, so the program, not a slow machine, is the cause.",
+			CountOf(len(rerun), "check", "checks"), strings.Join(rerun, ", "), float64(ConfirmScale), Pick(len(rerun), "it failed", "they failed"))
+	}
+	if failed := first.Failed(); len(failed) == 0 && first.Outcome.Kind == OutcomeWrongAnswers {
+		first.Outcome = Outcome{Kind: OutcomeGraded, Detail: "Every check passed."}
+	} else if first.Outcome.Kind == OutcomeWrongAnswers {
+		first.Outcome.Detail = fmt.Sprintf("%s failed: %s.", CountOf(len(failed), "check", "checks"), strings.Join(failed, ", "))
+	}
+	if first.Outcome.Kind == OutcomeTimeout {
+		conf.Timeout = true
+		note = fmt.Sprintf(" The run was graded again with every deadline %g times longer, and %s, so the program, not a slow machine, is the cause.",
+			float64(ConfirmScale), timedOutAgain(second))
+		if len(conf.Cleared) > 0 {
+			note += fmt.Sprintf(" Of the checks that failed only on a deadline, %s (%s) passed the second time and %s no points.",
+				CountOf(len(conf.Cleared), "check", "checks"), strings.Join(conf.Cleared, ", "), Pick(len(conf.Cleared), "costs", "cost"))
+		}
+	}
+	first.Outcome.Detail = strings.TrimSpace(first.Outcome.Detail + note)
+	return first
+}
+
+// timedOutAgain says how the rerun of a run that timed out ended, when it
+// did not clear it.
+func timedOutAgain(second *Result) string {
+	if second.Outcome.Kind == OutcomeTimeout {
+		return "it timed out again"
+	}
+	return fmt.Sprintf("it could not be graded (%s)", second.Outcome.Kind)
+}
