@@ -118,9 +118,9 @@ func judgeAnswerTests(ev *evidence, t *grading.Tally) {
 		others := notIn(at.Checks, expected)
 		switch {
 		case l.got == nil && l.expect == nil:
-			ev.fail(t, grading.Failure{Where: fmt.Sprintf("line %d", l.n),
+			ev.fail(t, ev.missed(grading.Failure{Where: fmt.Sprintf("line %d", l.n),
 				What:     ev.withNote(fmt.Sprintf("%s got no answer, so its answer could not show %s", l.describe(), at.Spec)),
-				Expected: "an answer where " + at.Spec, Actual: "(nothing)"}, at.Checks...)
+				Expected: "an answer where " + at.Spec, Actual: "(nothing)"}), at.Checks...)
 			continue
 		case l.got == nil || l.expect != nil && !matches(*l.expect, l.got):
 			why := fmt.Sprintf("the answer to %s is missing or wrong, which %s judges", l.describe(), grading.ListSome(expected, 3))

@@ -169,6 +169,24 @@ func (ev *evidence) fail(t *grading.Tally, f grading.Failure, checks ...string) 
 	t.Fail(f, checks...)
 }
 
+// deadlinePassed reports whether a deadline of the run ran out with the
+// server still running: something the server did not do (an answer, an
+// exit) may then be the machine's slowness, not the server's fault. A
+// server that ended by itself, or flooded its output, lost what it did not
+// do to that, with no deadline to blame.
+func (ev *evidence) deadlinePassed() bool {
+	run := ev.run
+	return run.DeadlinePassed && !run.EarlyExit && !run.OutputCapped && !(run.ExitedAfterClose && !run.Exit.OK())
+}
+
+// missed is f, a failure about something that did not come (an answer, an
+// exit), marked as resting on a deadline when one passed in the run (see
+// grading.Failure.Deadline).
+func (ev *evidence) missed(f grading.Failure) grading.Failure {
+	f.Deadline = ev.deadlinePassed()
+	return f
+}
+
 // missingRequests lists the requests that got no answer and that no other
 // check is charged with: not a line a framing check is charged with, nor
 // one the scenario expects an answer to (the expected answer's checks are
@@ -237,7 +255,7 @@ func judgeExpected(ev *evidence, t *grading.Tally) {
 					what += " (" + count + ")"
 				}
 			}
-			ev.fail(t, grading.Failure{Where: where, What: ev.withNote(what), Expected: e.Text, Actual: "(nothing)"}, e.Checks...)
+			ev.fail(t, ev.missed(grading.Failure{Where: where, What: ev.withNote(what), Expected: e.Text, Actual: "(nothing)"}), e.Checks...)
 		case !matches(e, l.got):
 			what := fmt.Sprintf("%s; it got %s", want, quote(l.got.Line))
 			if l.got.Msg == nil && l.got.Problem != "" {
@@ -265,12 +283,12 @@ func judgeOrders(ev *evidence, t *grading.Tally) {
 		where := fmt.Sprintf("the order of ids %s and %s", o.First, o.Then)
 		switch {
 		case !okFirst && !okThen:
-			ev.fail(t, grading.Failure{Expected: exp, Where: where,
+			ev.fail(t, ev.missed(grading.Failure{Expected: exp, Where: where,
 				What: ev.withNote(fmt.Sprintf("id %s got no answer while id %s was still in flight (neither was answered while the grader waited): a server that handles one request at a time cannot answer id %s until id %s is done",
-					o.First, o.Then, o.First, o.Then))}, o.Checks...)
+					o.First, o.Then, o.First, o.Then))}), o.Checks...)
 		case !okFirst:
-			ev.fail(t, grading.Failure{Expected: exp, Where: where,
-				What: ev.withNote(fmt.Sprintf("id %s was not answered in time, while id %s was still being handled: the server handles one request at a time", o.First, o.Then))}, o.Checks...)
+			ev.fail(t, ev.missed(grading.Failure{Expected: exp, Where: where,
+				What: ev.withNote(fmt.Sprintf("id %s was not answered in time, while id %s was still being handled: the server handles one request at a time", o.First, o.Then))}), o.Checks...)
 		case okThen && then < first:
 			ev.fail(t, grading.Failure{Expected: exp, Where: where,
 				What: fmt.Sprintf("id %s was answered at %v, before id %s at %v", o.Then, then.Round(time.Millisecond), o.First, first.Round(time.Millisecond))}, o.Checks...)
@@ -345,8 +363,8 @@ func judgeFraming(ev *evidence, t *grading.Tally) {
 			_, _, count := nullCount(ev.lines, 0)
 			what += " (" + count + ")"
 		}
-		ev.fail(t, grading.Failure{What: ev.withNote(what),
-			Expected: "one answer for each line that is a request or a bad line, whatever the answer says, and none for a notification"}, g.check)
+		ev.fail(t, ev.missed(grading.Failure{What: ev.withNote(what),
+			Expected: "one answer for each line that is a request or a bad line, whatever the answer says, and none for a notification"}), g.check)
 	}
 }
 
@@ -486,9 +504,9 @@ func judgeOnce(ev *evidence, t *grading.Tally) {
 			for _, l := range missing {
 				ids = append(ids, string(l.id))
 			}
-			ev.fail(t, grading.Failure{
+			ev.fail(t, ev.missed(grading.Failure{
 				What:     ev.withNote(fmt.Sprintf("%s got no answer at all: id %s", grading.CountOf(len(missing), "request", "requests"), strings.Join(ids, ", id "))),
-				Expected: "one answer to every request before the server exits"}, ev.ids.answersOnce)
+				Expected: "one answer to every request before the server exits"}), ev.ids.answersOnce)
 		}
 	}
 }
@@ -508,8 +526,8 @@ func judgeExit(ev *evidence, t *grading.Tally) {
 		ev.fail(t, grading.Failure{What: ev.withNote("the server was stopped for writing too much output before it could exit"),
 			Expected: "exit with status 0 soon after stdin closes"}, ev.ids.exitOnEOF)
 	case !run.ExitedAfterClose:
-		ev.fail(t, grading.Failure{What: ev.withNote("the server did not exit after its stdin closed"),
-			Expected: "exit with status 0 soon after stdin closes"}, ev.ids.exitOnEOF)
+		ev.fail(t, ev.missed(grading.Failure{What: ev.withNote("the server did not exit after its stdin closed"),
+			Expected: "exit with status 0 soon after stdin closes"}), ev.ids.exitOnEOF)
 	case !run.Exit.OK():
 		ev.fail(t, grading.Failure{What: fmt.Sprintf("after its stdin closed, the server %s", run.Exit),
 			Expected: "exit with status 0"}, ev.ids.exitOnEOF)
