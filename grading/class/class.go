@@ -11,8 +11,12 @@
 // Every run ends in a classified Result. A submission that cannot be
 // graded (no run, a build that fails, a server that cannot be started, a
 // grading run that overshoots its whole-run limit) gets Gradable false,
-// never a failing score. A run that timed out is run once more, and marked
-// flaky when the two runs disagree; a wrong answer is never run again.
+// never a failing score. A run whose verdict rests on deadlines (it timed
+// out, or a check failed only because a deadline passed) is run once more
+// with every deadline grading.ConfirmScale times longer, and each such
+// verdict is charged only when the rerun confirms it (grading.Confirm); a
+// timed-out run is marked flaky when its rerun disagrees. A wrong answer
+// is never run again.
 package class
 
 import (
@@ -32,6 +36,7 @@ import (
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/lessons"
 )
 
 // Options say how to grade a class. The zero value of each field is a
@@ -121,7 +126,9 @@ type Student struct {
 	Dir  string
 	// Result is the verdict, tied to what was graded (Result.Submission).
 	Result *grading.Result
-	// Attempts is 2 when a timed-out run was run again.
+	// Attempts is 2 when a run whose verdict rested on deadlines (it timed
+	// out, or a check failed only because a deadline passed) was run again
+	// at a larger time scale to confirm it (see grading.Confirm).
 	Attempts int
 	// Flags name what the teacher should look at before trusting the
 	// score (the Flag constants), each also explained in the result's
@@ -456,18 +463,20 @@ func (g *grader) student(ctx context.Context, slot, index int, sub Folder) (*Stu
 
 	spec.Path, spec.Limits = run, g.opts.RunLimits
 	starter := g.opts.Sandbox.Starter(spec)
-	res, err := g.attempt(ctx, starter)
+	opts := g.gradeOptions(starter)
+	res, err := g.attempt(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
 	st.Attempts = 1
-	if res.Outcome.Kind == grading.OutcomeTimeout {
-		again, err := g.attempt(ctx, starter)
+	if grading.NeedsConfirming(res) {
+		before := summarize(res)
+		res, err = grading.Confirm(ctx, attempts{g}, opts, res)
 		if err != nil {
 			return nil, err
 		}
 		st.Attempts = 2
-		res = settle(res, again)
+		markFlaky(before, res)
 	}
 	return finish(explainExec(res, run))
 }
@@ -517,18 +526,46 @@ func (g *grader) build(ctx context.Context, spec sandbox.Spec) *grading.Result {
 	return Ungradable(g.lesson, grading.OutcomeBuildFailed, why, out)
 }
 
-// attempt is one grading run under the whole-run limit. Overshooting the
-// limit makes the result ungradable: every step of a run has a deadline of
-// its own, so only an overloaded machine gets there.
-func (g *grader) attempt(ctx context.Context, starter proc.Starter) (*grading.Result, error) {
-	limit := runLimit(g.lesson, g.opts.Sweep, g.scale, g.opts.Sandbox.StartCost())
-	runCtx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	res, err := g.lesson.Grade(runCtx, grading.Options{
+// gradeOptions are the options one submission's runs are graded with.
+func (g *grader) gradeOptions(starter proc.Starter) grading.Options {
+	return grading.Options{
 		Lesson: g.lesson.Manifest().Number, LessonDir: g.opts.LessonDir, Student: starter,
 		TimeScale: g.scale, Sweep: g.opts.Sweep, Seed: g.opts.Seed, MaxOutput: g.maxOutput(),
 		Relay: g.opts.relay(),
-	})
+	}
+}
+
+// attempts is the class's lesson as grading.Confirm grades it again: each
+// grade is an attempt, under the whole-run limit of its own time scale.
+type attempts struct{ g *grader }
+
+// The lesson's own methods, for grading.Lesson.
+func (a attempts) Manifest() *lessons.Manifest { return a.g.lesson.Manifest() }
+func (a attempts) Checks() []grading.Check     { return a.g.lesson.Checks() }
+func (a attempts) Budget(sweeps int, startCost time.Duration) time.Duration {
+	return a.g.lesson.Budget(sweeps, startCost)
+}
+func (a attempts) Designed(startCost time.Duration) time.Duration {
+	return a.g.lesson.Designed(startCost)
+}
+func (a attempts) Reference(lab, lessonDir string) []string {
+	return a.g.lesson.Reference(lab, lessonDir)
+}
+
+// Grade is one attempt (see grader.attempt).
+func (a attempts) Grade(ctx context.Context, opts grading.Options) (*grading.Result, error) {
+	return a.g.attempt(ctx, opts)
+}
+
+// attempt is one grading run under the whole-run limit of opts' time
+// scale. Overshooting the limit makes the result ungradable: every step of
+// a run has a deadline of its own, so only an overloaded machine gets
+// there.
+func (g *grader) attempt(ctx context.Context, opts grading.Options) (*grading.Result, error) {
+	limit := runLimit(g.lesson, g.opts.Sweep, opts.TimeScale, g.opts.Sandbox.StartCost())
+	runCtx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	res, err := g.lesson.Grade(runCtx, opts)
 	switch {
 	case ctx.Err() != nil:
 		// Stopped: whatever the run made of it (a start refused with
@@ -611,22 +648,38 @@ func notRunnable(path string) string {
 	return ""
 }
 
-// settle weighs a timed-out run against its rerun. A rerun that did not
-// time out is kept (the first one met a deadline the second did not: the
-// machine, not the server, was slow); otherwise the first stays. Either
-// way the result is flaky when the two disagree.
-func settle(first, second *grading.Result) *grading.Result {
-	agree := first.Score == second.Score && first.Outcome.Kind == second.Outcome.Kind &&
-		slices.Equal(first.Failed(), second.Failed()) && first.Gradable == second.Gradable
-	keep := first
-	if second.Outcome.Kind != grading.OutcomeTimeout {
-		keep = second
+// runSummary is what tells two runs of one submission apart: how a
+// timed-out run's rerun is weighed against it (see markFlaky).
+type runSummary struct {
+	kind     grading.OutcomeKind
+	detail   string
+	score    int
+	failed   []string
+	gradable bool
+}
+
+// summarize sums res up before grading.Confirm reworks it.
+func summarize(res *grading.Result) runSummary {
+	return runSummary{kind: res.Outcome.Kind, detail: res.Outcome.Detail, score: res.Score, failed: res.Failed(), gradable: res.Gradable}
+}
+
+// markFlaky marks the confirmed result res flaky when the first run, sum
+// up as first, timed out and the confirmed result disagrees with it (the
+// first met a deadline the second did not: the machine, not the server,
+// was slow), and says so in its detail. A first run that did not time out
+// had its deadline failures confirmed check by check, which the detail
+// says already: that is not flaky.
+func markFlaky(first runSummary, res *grading.Result) {
+	if first.kind != grading.OutcomeTimeout {
+		return
 	}
-	if !agree {
-		keep.Flaky = true
-		keep.Outcome.Detail = strings.TrimSpace(keep.Outcome.Detail + fmt.Sprintf(
-			" This result is flaky: the first run timed out (%s, score %d), and the rerun ended %s with score %d.",
-			first.Outcome.Detail, first.Score, second.Outcome.Kind, second.Score))
+	agree := first.score == res.Score && first.kind == res.Outcome.Kind &&
+		slices.Equal(first.failed, res.Failed()) && first.gradable == res.Gradable
+	if agree {
+		return
 	}
-	return keep
+	res.Flaky = true
+	res.Outcome.Detail = strings.TrimSpace(res.Outcome.Detail + fmt.Sprintf(
+		" This result is flaky: the first run timed out (%s, score %d), and the rerun ended %s with score %d.",
+		first.detail, first.score, res.Outcome.Kind, res.Score))
 }
