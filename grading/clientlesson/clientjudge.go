@@ -308,7 +308,11 @@ func (r *clientRun) unmet(e clientscenario.Expectation, originalName string) str
 func (r *clientRun) judgeOne(e clientscenario.Expectation) *grading.Failure {
 	a := r.Answers[e.Command-1]
 	missing := func() *grading.Failure {
-		f := &grading.Failure{What: fmt.Sprintf("the client gave no answer to command %d%s", e.Command, r.whyNoAnswer()), Expected: "one JSON line per command, in order"}
+		// An answer that did not come rests on a deadline (the wait for it,
+		// or the exit after stdin closed, ran out) unless the client ended
+		// by itself first.
+		f := &grading.Failure{What: fmt.Sprintf("the client gave no answer to command %d%s", e.Command, r.whyNoAnswer()), Expected: "one JSON line per command, in order",
+			Deadline: !(r.ExitAt >= 0 && !r.Exited)}
 		return f
 	}
 	switch e.Kind {
@@ -324,7 +328,7 @@ func (r *clientRun) judgeOne(e clientscenario.Expectation) *grading.Failure {
 		took := a.At - r.Sent[e.Command-1]
 		limit := clientplay.Scaled(e.Within, r.Scale)
 		if took > limit {
-			return &grading.Failure{What: fmt.Sprintf("the answer took %s", took.Round(10*time.Millisecond)), Expected: fmt.Sprintf("an answer within %s", limit.Round(10*time.Millisecond)), Actual: grading.Clip(a.Text, 300)}
+			return &grading.Failure{What: fmt.Sprintf("the answer took %s", took.Round(10*time.Millisecond)), Expected: fmt.Sprintf("an answer within %s", limit.Round(10*time.Millisecond)), Actual: grading.Clip(a.Text, 300), Deadline: true}
 		}
 	case "reaches":
 		if _, why := r.reached(e.Command, e.Alias, e.Tool); why != "" {
@@ -626,12 +630,15 @@ func judgeTeardown(run *clientRun, t *grading.Tally, c grading.Check) {
 	t.Test(c.ID)
 	switch {
 	case run.Killed != "":
-		t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: run.Killed, Expected: "an exit with status 0 soon after stdin ends"}, c.ID)
+		// Killed for still running past the exit deadline.
+		t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: run.Killed, Expected: "an exit with status 0 soon after stdin ends", Deadline: true}, c.ID)
 	case !run.Exit.OK():
 		t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("after its stdin closed, the client %s", run.Exit), Expected: "an exit with status 0"}, c.ID)
 	case run.leftRunning != "":
 		t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: "after the client exited, " + strings.TrimSuffix(run.leftRunning, "."), Expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits"}, c.ID)
 	case len(run.LeftOpen) > 0:
-		t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("after the client exited, %s it started %s still running: %s", grading.Pick(len(run.LeftOpen), "the stdio server", "the stdio servers"), grading.Pick(len(run.LeftOpen), "was", "were"), strings.Join(run.LeftOpen, ", ")), Expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits"}, c.ID)
+		t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("after the client exited, %s it started %s still running: %s", grading.Pick(len(run.LeftOpen), "the stdio server", "the stdio servers"), grading.Pick(len(run.LeftOpen), "was", "were"), strings.Join(run.LeftOpen, ", ")), Expected: "each stdio server's stdin closed, a short wait, then the process killed, before the client exits",
+			// Still open once the teardown grace had passed.
+			Deadline: true}, c.ID)
 	}
 }
