@@ -58,3 +58,35 @@ ls -A %q >/dev/null 2>&1 && echo "home listed" || echo "home not listed"`, secre
 		t.Errorf("stdout = %q, want %q (stderr %q)", r.stdout, want, r.stderr)
 	}
 }
+
+// A submission under /var/tmp is bound back into the job's private
+// /var/tmp, as one under /tmp is into its /tmp.
+func TestProcessKeepsASubmissionUnderVarTmp(t *testing.T) {
+	needRoot(t)
+	t.Parallel()
+	sb := processSandbox(t)
+	base, err := os.MkdirTemp("/var/tmp", "mcplab-class-")
+	if err != nil {
+		t.Skipf("no /var/tmp to make a class in: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(base, "alice")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sub, "mine"), []byte("alice's file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := shSpec(t, sb, 37, "cat ./mine")
+	spec.Dir = sub
+	r := run(t, sb.Starter(spec), "")
+	if !sb.Namespaces() {
+		t.Skipf("no namespaces here: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+	if r.stdout != "alice's file\n" {
+		t.Errorf("stdout = %q, want alice's file (stderr %q)", r.stdout, r.stderr)
+	}
+}

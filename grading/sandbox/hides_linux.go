@@ -9,10 +9,6 @@ import (
 	"strings"
 )
 
-// privateScratch are the folders the launcher's namespaces replace with
-// empty ones of the job's own (see enterNamespaces).
-var privateScratch = [...]string{"/tmp", "/var/tmp", "/dev/shm", "/run/lock"}
-
 // HidesPath says why the program cannot reach path, which the grader can,
 // or "" when the program reaches it as the grader does: a path in the
 // job's private /tmp (or /var/tmp, /dev/shm) that the job does not keep,
@@ -46,7 +42,7 @@ func (ps *processJob) HidesPath(path string) string {
 		return ""
 	}
 	if ps.sb.namespaces() {
-		for _, d := range privateScratch {
+		for _, d := range scratchDirs {
 			if strings.HasPrefix(real, d+"/") {
 				return fmt.Sprintf("it lies in %s, and the sandbox gives every program a private, empty %s of its own "+
 					"that holds only the submission, its work folder and the class folder", d, d)

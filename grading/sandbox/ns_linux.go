@@ -63,7 +63,9 @@ func enterNamespaces(keep []string, size int64, uid, gid int) error {
 	}
 	for _, d := range []string{"/dev/shm", "/var/tmp"} {
 		if info, err := os.Stat(d); err == nil && info.IsDir() {
-			if err := tmpfs(d); err != nil {
+			// A class under /var/tmp grades as one under /tmp: its kept
+			// paths are bound back into the fresh folder.
+			if err := privateScratch(d, keep, tmpfs); err != nil {
 				return err
 			}
 		}
@@ -96,13 +98,19 @@ func enterNamespaces(keep []string, size int64, uid, gid int) error {
 // folders above each one inside the fresh tmpfs with the host's owner and
 // mode. A path inside another kept one comes with it.
 func privateTmp(keep []string, tmpfs func(string) error) error {
-	rels := keptUnderTmp(keep)
-	old, err := os.Open("/tmp")
+	return privateScratch("/tmp", keep, tmpfs)
+}
+
+// privateScratch is privateTmp for the scratch folder top (/tmp, /var/tmp,
+// /dev/shm).
+func privateScratch(top string, keep []string, tmpfs func(string) error) error {
+	rels := keptUnder(top, keep)
+	old, err := os.Open(top)
 	if err != nil {
-		return fmt.Errorf("opening /tmp: %w", err)
+		return fmt.Errorf("opening %s: %w", top, err)
 	}
 	defer old.Close()
-	if err := tmpfs("/tmp"); err != nil {
+	if err := tmpfs(top); err != nil {
 		return err
 	}
 	host := "/proc/self/fd/" + strconv.Itoa(int(old.Fd()))
@@ -112,10 +120,10 @@ func privateTmp(keep []string, tmpfs func(string) error) error {
 		if err != nil {
 			continue // gone: nothing to keep
 		}
-		if err := mkParents(host, rel); err != nil {
+		if err := mkParents(top, host, rel); err != nil {
 			return err
 		}
-		dst := filepath.Join("/tmp", rel)
+		dst := filepath.Join(top, rel)
 		if info.IsDir() {
 			err = os.Mkdir(dst, 0o755)
 		} else {
@@ -134,14 +142,17 @@ func privateTmp(keep []string, tmpfs func(string) error) error {
 // keptUnderTmp returns the paths of keep (as given and with links
 // resolved) that lie strictly under /tmp, relative to it, without those
 // that lie inside another one, sorted.
-func keptUnderTmp(keep []string) []string {
+func keptUnderTmp(keep []string) []string { return keptUnder("/tmp", keep) }
+
+// keptUnder is keptUnderTmp for the folder top.
+func keptUnder(top string, keep []string) []string {
 	set := map[string]bool{}
 	for _, k := range keep {
 		if !filepath.IsAbs(k) {
 			continue
 		}
 		for _, p := range []string{k, realPath(k)} {
-			rel, err := filepath.Rel("/tmp", filepath.Clean(p))
+			rel, err := filepath.Rel(top, filepath.Clean(p))
 			if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
 				continue
 			}
@@ -169,7 +180,7 @@ func keptUnderTmp(keep []string) []string {
 // not there yet, each with the owner and permissions of the host's folder
 // at the same place (read through host, the host's /tmp), so a folder only
 // its user may enter stays so.
-func mkParents(host, rel string) error {
+func mkParents(top, host, rel string) error {
 	parts := strings.Split(filepath.Dir(rel), "/")
 	cur := ""
 	for _, part := range parts {
@@ -177,7 +188,7 @@ func mkParents(host, rel string) error {
 			break
 		}
 		cur = filepath.Join(cur, part)
-		dst := filepath.Join("/tmp", cur)
+		dst := filepath.Join(top, cur)
 		if _, err := os.Lstat(dst); err == nil {
 			continue
 		}
