@@ -2,6 +2,7 @@ package grading
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -171,7 +172,10 @@ func LoadLesson(kinds *Kinds, number int, dir fs.FS) (Lesson, error) {
 func lessonManifest(number int, dir fs.FS) (m *lessons.Manifest, root fs.FS, base string, err error) {
 	root, base = dir, "."
 	if dir != nil {
-		if _, err := fs.Stat(dir, lessons.ManifestFile); err == nil {
+		// Only a manifest that is not there at all means "built-in lesson
+		// number": one that is there but refused (a link out of the
+		// folder, a FIFO) is an error that names it.
+		if _, err := fs.Stat(dir, lessons.ManifestFile); !errors.Is(err, fs.ErrNotExist) {
 			if m, err = lessons.ReadManifest(dir, "."); err != nil {
 				return nil, nil, "", err
 			}

@@ -45,6 +45,11 @@ func (f *folder) Open(name string) (fs.File, error) {
 	// Non-blocking: opening a FIFO for reading would wait for a writer.
 	file, err := f.root.OpenFile(name, os.O_RDONLY|openNonBlock, 0)
 	if err != nil {
+		if info, lerr := f.root.Lstat(name); lerr == nil && info.Mode()&fs.ModeSymlink != 0 && !errors.Is(err, fs.ErrNotExist) {
+			to, _ := f.root.Readlink(name)
+			return nil, &fs.PathError{Op: "open", Path: name,
+				Err: fmt.Errorf("it is a link that leads out of the lesson folder %s (to %s): a lesson folder's files lie inside it", f.dir, to)}
+		}
 		return nil, fmt.Errorf("the lesson folder %s: %w", f.dir, err)
 	}
 	info, err := file.Stat()
