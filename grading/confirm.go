@@ -178,3 +178,17 @@ func timedOutAgain(second *Result) string {
 	}
 	return fmt.Sprintf("it could not be graded (%s)", second.Outcome.Kind)
 }
+
+// Summary says in a sentence, for a report, what was confirmed: which
+// checks failed only because a deadline passed and were cleared by the
+// rerun, and that the machine was slow, not the program. It is "" when
+// nothing was cleared (a failure confirmed by the rerun is its check's
+// message's to explain).
+func (c *Confirmation) Summary() string {
+	if c == nil || len(c.Cleared) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s (%s) failed at first only because a deadline passed; graded again with every deadline %g times longer, %s: the machine was slow, not the program, so %s no points.",
+		CountOf(len(c.Cleared), "check", "checks"), strings.Join(c.Cleared, ", "), float64(ConfirmScale),
+		Pick(len(c.Cleared), "it passed", "they passed"), Pick(len(c.Cleared), "it costs", "they cost"))
+}

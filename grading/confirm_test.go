@@ -97,6 +97,9 @@ func TestConfirmClearsADeadlineFailureThatPassesAtALargerScale(t *testing.T) {
 		strings.Join(res.Confirmed.Rerun, ",") != "exit-on-eof" || strings.Join(res.Confirmed.Cleared, ",") != "exit-on-eof" {
 		t.Errorf("confirmed %+v: want exit-on-eof rerun and cleared at scale %g", res.Confirmed, 1.5*ConfirmScale)
 	}
+	if s := res.Confirmed.Summary(); !strings.Contains(s, "exit-on-eof") || !strings.Contains(s, "slow") {
+		t.Errorf("summary %q does not name the cleared check and the slow machine", s)
+	}
 	if !strings.Contains(res.Outcome.Detail, "the machine was slow, not the program") {
 		t.Errorf("detail %q does not say the machine was slow", res.Outcome.Detail)
 	}

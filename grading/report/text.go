@@ -96,6 +96,9 @@ func writeText(w io.Writer, r *grading.Result, color bool) error {
 	if r.Flaky {
 		ew.printf("%s\n", paint(ansiYellow, "Flaky: the run timed out, was run again, and the two runs disagreed."))
 	}
+	if note := r.Confirmed.Summary(); note != "" {
+		ew.printf("%s\n", paint(ansiYellow, indent(clip(note, textFieldMax), "Confirmed: ", "           ")))
+	}
 	if r.Gradable {
 		if outcomeDetailAdds(r) {
 			ew.printf("%s\n", indent(clip(r.Outcome.Detail, textFieldMax), "Why: ", "     "))
