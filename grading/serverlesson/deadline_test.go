@@ -71,6 +71,13 @@ func TestFailuresRestingOnDeadlines(t *testing.T) {
 		t.Errorf("a wrong answer: m.two failures %v, want one resting on no deadline", d)
 	}
 
+	// The wait before the close ran out, but the server then exited by
+	// itself: it had all the time it wanted to answer id 2, and did not.
+	got = deadlineFailures(t, func(r *client.Run) { r.DeadlinePassed = true }, one)
+	if d := got["m.two"]; len(d) != 1 || d[0] {
+		t.Errorf("an answer a server that exited by itself never gave: m.two failures %v, want one resting on no deadline", d)
+	}
+
 	crashed := func(r *client.Run) {
 		r.DeadlinePassed = true // the ready wait ran out, then it crashed
 		r.Exit = proc.Exit{Code: 2}

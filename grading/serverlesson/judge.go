@@ -169,14 +169,19 @@ func (ev *evidence) fail(t *grading.Tally, f grading.Failure, checks ...string) 
 	t.Fail(f, checks...)
 }
 
-// deadlinePassed reports whether a deadline of the run ran out with the
-// server still running: something the server did not do (an answer, an
-// exit) may then be the machine's slowness, not the server's fault. A
+// deadlinePassed reports whether what the server did not do (an answer,
+// an exit) may be the machine's slowness rather than the server's fault:
+// a deadline of the run ran out and the server was stopped for it, or a
+// scenario's own await waited in vain, or the server never exited. A
 // server that ended by itself, or flooded its output, lost what it did not
-// do to that, with no deadline to blame.
+// do to that, with no deadline to blame; and one that exited by itself
+// after its stdin closed had all the time it wanted to answer first.
 func (ev *evidence) deadlinePassed() bool {
 	run := ev.run
-	return run.DeadlinePassed && !run.EarlyExit && !run.OutputCapped && !(run.ExitedAfterClose && !run.Exit.OK())
+	if !run.DeadlinePassed || run.EarlyExit || run.OutputCapped {
+		return false
+	}
+	return run.Killed || !run.ExitedAfterClose || len(explicitMisses(run)) > 0
 }
 
 // missed is f, a failure about something that did not come (an answer, an
