@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -113,14 +112,21 @@ func privateScratch(top string, keep []string, tmpfs func(string) error) error {
 	if err := tmpfs(top); err != nil {
 		return err
 	}
-	host := "/proc/self/fd/" + strconv.Itoa(int(old.Fd()))
+	return bindBack(top, "/proc/self/fd/"+strconv.Itoa(int(old.Fd())), rels, 0)
+}
+
+// bindBack binds each of rels (relative to top, a fresh tmpfs) back from
+// host, the folder top held before (an open descriptor's /proc path),
+// creating the folders on the way with mkParents (their host modes plus
+// extra). A path gone from host is skipped: nothing to keep.
+func bindBack(top, host string, rels []string, extra os.FileMode) error {
 	for _, rel := range rels {
 		src := host + "/" + rel
 		info, err := os.Stat(src)
 		if err != nil {
-			continue // gone: nothing to keep
+			continue
 		}
-		if err := mkParents(top, host, rel); err != nil {
+		if err := mkParents(top, host, rel, extra); err != nil {
 			return err
 		}
 		dst := filepath.Join(top, rel)
@@ -146,7 +152,7 @@ func keptUnderTmp(keep []string) []string { return keptUnder("/tmp", keep) }
 
 // keptUnder is keptUnderTmp for the folder top.
 func keptUnder(top string, keep []string) []string {
-	set := map[string]bool{}
+	var rels []string
 	for _, k := range keep {
 		if !filepath.IsAbs(k) {
 			continue
@@ -156,31 +162,18 @@ func keptUnder(top string, keep []string) []string {
 			if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
 				continue
 			}
-			set[rel] = true
+			rels = append(rels, rel)
 		}
 	}
-	var out []string
-	for rel := range set {
-		inside := false
-		for d := filepath.Dir(rel); d != "."; d = filepath.Dir(d) {
-			if set[d] {
-				inside = true
-				break
-			}
-		}
-		if !inside {
-			out = append(out, rel)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return outermost(rels)
 }
 
-// mkParents creates, in the fresh /tmp, the folders above rel that are
-// not there yet, each with the owner and permissions of the host's folder
-// at the same place (read through host, the host's /tmp), so a folder only
-// its user may enter stays so.
-func mkParents(top, host, rel string) error {
+// mkParents creates, in the fresh top, the folders above rel that are not
+// there yet, each with the owner and permissions of the host's folder at
+// the same place (read through host, top's folder before) plus extra: with
+// no extra a folder only its user may enter stays so (a private /tmp);
+// openWay adds the search bits, a way through and no more.
+func mkParents(top, host, rel string, extra os.FileMode) error {
 	parts := strings.Split(filepath.Dir(rel), "/")
 	cur := ""
 	for _, part := range parts {
@@ -194,7 +187,7 @@ func mkParents(top, host, rel string) error {
 		}
 		mode, uid, gid := os.FileMode(0o755), 0, 0
 		if info, err := os.Stat(host + "/" + cur); err == nil {
-			mode = info.Mode().Perm() | info.Mode()&os.ModeSticky
+			mode = info.Mode().Perm() | info.Mode()&os.ModeSticky | extra
 			if st, ok := info.Sys().(*syscall.Stat_t); ok {
 				uid, gid = int(st.Uid), int(st.Gid)
 			}
