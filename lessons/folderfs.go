@@ -50,7 +50,13 @@ func (f *folder) Open(name string) (fs.File, error) {
 			return nil, &fs.PathError{Op: "open", Path: name,
 				Err: fmt.Errorf("it is a link that leads out of the lesson folder %s (to %s): a lesson folder's files lie inside it", f.dir, to)}
 		}
-		return nil, fmt.Errorf("the lesson folder %s: %w", f.dir, err)
+		// Said as os.DirFS says it ("open lesson.txt: no such file or
+		// directory"), without the folder, which the caller names.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: pe.Err}
+		}
+		return nil, err
 	}
 	info, err := file.Stat()
 	if err != nil {
