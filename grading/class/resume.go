@@ -1,6 +1,10 @@
 package class
 
 import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/textesc"
 )
 
 // StudentRecordFile is the name, in a student's folder of the results, of
@@ -20,6 +25,11 @@ const StudentRecordFile = "record.json"
 
 // maxStudentRecordBytes bounds a student's record when it is read back.
 const maxStudentRecordBytes = 64 << 20
+
+// studentRecordFormat is the version of a student record's layout. Format
+// 2 ends with a digest (see signRecord); a record of format 1 carries
+// none, and is graded again.
+const studentRecordFormat = 2
 
 // GradedWith is everything a result depends on besides the submission's
 // files: a result is reused only under an equal GradedWith.
@@ -32,19 +42,84 @@ type GradedWith struct {
 	Seed       int64   `json:"cuts"`
 }
 
+// studentRecord is a student's record as signed: Key names the record key
+// the digest that follows it in the file was made with.
 type studentRecord struct {
 	Format  int        `json:"format"`
+	Key     string     `json:"key,omitempty"`
 	With    GradedWith `json:"graded_with"`
 	Student *Student   `json:"student"`
 }
 
+// digestMember is how the digest begins in a record's file: the last
+// member of its object, 64 hex digits, then the closing brace.
+const digestMember = `,"digest":"`
+
+// signRecord returns the file of the record data (a JSON object) signed
+// with k: the object with a last member "digest", the HMAC-SHA-256 under k
+// of data exactly as it was before the member was added, in hex. The
+// digest is over bytes, not over a meaning of them: nothing is put in a
+// canonical form before it is checked. Without a key, data is returned as
+// it is, a record with no digest (which no run reuses).
+func signRecord(data []byte, k *RecordKey) []byte {
+	if k == nil {
+		return data
+	}
+	sum := hex.EncodeToString(k.sum(data))
+	out := make([]byte, 0, len(data)+len(digestMember)+len(sum)+1)
+	out = append(out, data[:len(data)-1]...)
+	out = append(out, digestMember...)
+	out = append(out, sum...)
+	return append(out, '"', '}')
+}
+
+// splitDigest undoes signRecord: the data that was signed, and the digest,
+// when file ends as signRecord ends it.
+func splitDigest(file []byte) (signed, digest []byte, ok bool) {
+	n := len(file) - len(digestMember) - 2*sha256.Size - 2
+	if n < 1 || string(file[n:n+len(digestMember)]) != digestMember || !bytes.HasSuffix(file, []byte(`"}`)) {
+		return nil, nil, false
+	}
+	digest, err := hex.DecodeString(string(file[n+len(digestMember) : len(file)-2]))
+	if err != nil {
+		return nil, nil, false
+	}
+	signed = append(append([]byte(nil), file[:n]...), '}')
+	return signed, digest, true
+}
+
+// recordKey is the record key of the results folder o: made on first use,
+// never one inside the folder. An error means the records are written with
+// no digest, and a later run grades them again.
+func (o *Out) recordKey() (*RecordKey, error) {
+	path, err := RecordKeyFile(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	if insideFolder(o.Path, path) {
+		return nil, fmt.Errorf("the record key file %s lies in the results folder %s, where it would be no secret", path, o.Path)
+	}
+	return EnsureRecordKey(path)
+}
+
 // WriteStudentRecord writes s's record, graded under with, to
-// students/NAME/record.json (a new file renamed into place).
+// students/NAME/record.json (a new file renamed into place), signed with
+// the record key (see RecordKeyFile; it is made on first use). When the
+// key cannot be had, the record is written with no digest: the grading
+// goes on, and a later run grades that student again, saying why.
 func (o *Out) WriteStudentRecord(s *Student, with GradedWith) error {
 	if s.Name == "" || s.Name == "." || s.Name == ".." || containsSlashOrNUL(s.Name) {
 		return fmt.Errorf("writing the record: %q cannot be a folder's name", s.Name)
 	}
-	data, err := json.Marshal(studentRecord{Format: recordFormat, With: with, Student: s})
+	key, err := o.recordKey()
+	if err != nil {
+		key = nil
+	}
+	rec := studentRecord{Format: studentRecordFormat, With: with, Student: s}
+	if key != nil {
+		rec.Key = key.id
+	}
+	data, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("writing %s's record: %w", s.Name, err)
 	}
@@ -54,7 +129,7 @@ func (o *Out) WriteStudentRecord(s *Student, with GradedWith) error {
 	if err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("writing %s's record: %w", s.Name, err)
 	}
-	return o.WriteFile(StudentDir(s.Name)+"/"+StudentRecordFile, data)
+	return o.WriteFile(StudentDir(s.Name)+"/"+StudentRecordFile, signRecord(data, key))
 }
 
 func containsSlashOrNUL(s string) bool {
@@ -95,7 +170,26 @@ type Earlier struct {
 // never follows a link and bounds every read; an unreadable record is
 // skipped, not fatal, since that student is simply graded again. A dir
 // that is not a results folder of grade-class is an error.
+//
+// A record is reused only when its digest shows that a grader holding the
+// record key (see RecordKeyFile) wrote it as it is, and when it is a
+// result the grader could have given (see LoadEarlierOf); any other is
+// graded again, and WhyNot says what is wrong with it. LoadEarlier knows
+// no lesson's catalogue: it checks a record's checks against each other
+// only.
 func LoadEarlier(dir string, with GradedWith) (*Earlier, error) {
+	return LoadEarlierOf(dir, with, nil)
+}
+
+// LoadEarlierOf is LoadEarlier for the lesson whose catalogue is checks,
+// the lesson graded now: a record is reused only when it lists exactly
+// those checks, each with the catalogue's points as its maximum (nil
+// checks: any). Whatever the catalogue, the record must be of with's
+// lesson, give each check no more than its maximum and a check that did
+// not pass no points, sum its points to its score and its maxima to its
+// maximum, and have an outcome its checks bear out (passed with no check
+// failed; wrong answers naming exactly the failed ones).
+func LoadEarlierOf(dir string, with GradedWith, checks []grading.Check) (*Earlier, error) {
 	info, err := os.Lstat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -129,6 +223,7 @@ func LoadEarlier(dir string, with GradedWith) (*Earlier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the earlier results %s: %w", dir, err)
 	}
+	key, keyErr := earlierKey(dir)
 	records := map[string]studentRecord{}
 	scales := map[float64]bool{}
 	for _, ent := range entries {
@@ -140,14 +235,14 @@ func LoadEarlier(dir string, with GradedWith) (*Earlier, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // its grading had not ended: "not graded in the earlier run"
 		}
-		var r studentRecord
-		if err != nil || json.Unmarshal(data, &r) != nil || r.Format != recordFormat || r.Student == nil || r.Student.Result == nil ||
-			r.Student.Name != name {
-			e.Skipped++
-			e.why[name] = "its record in the earlier results could not be read"
-			continue
+		r, why := openRecord(name, data, err, key, keyErr)
+		if why == "" {
+			why = otherThan(r.With, with)
 		}
-		if why := otherThan(r.With, with); why != "" {
+		if why == "" && r.Student.Result.Gradable && !r.Student.Result.Flaky {
+			why = resultProblem(r.Student.Result, with.Lesson, checks)
+		}
+		if why != "" {
 			e.Skipped++
 			e.why[name] = why
 			continue
@@ -184,6 +279,179 @@ func LoadEarlier(dir string, with GradedWith) (*Earlier, error) {
 	}
 	slices.Sort(e.Scales)
 	return e, nil
+}
+
+// earlierKey is the record key the records of the earlier results dir
+// are checked with, or why there is none to check them with.
+func earlierKey(dir string) (*RecordKey, error) {
+	path, err := RecordKeyFile(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	if insideFolder(dir, path) {
+		return nil, fmt.Errorf("the record key file %s lies in the earlier results %s, where it would be no secret", path, dir)
+	}
+	return ReadRecordKey(path)
+}
+
+// openRecord reads data, the record of the student name (readErr the
+// error reading it), checking its digest with key (keyErr: why there is
+// none). It returns the record, or why it cannot be reused, in words for
+// the teacher.
+func openRecord(name string, data []byte, readErr error, key *RecordKey, keyErr error) (studentRecord, string) {
+	const unreadable = "its record in the earlier results could not be read"
+	var head struct {
+		Format int    `json:"format"`
+		Key    string `json:"key"`
+		Digest string `json:"digest"`
+	}
+	if readErr != nil || json.Unmarshal(data, &head) != nil {
+		return studentRecord{}, unreadable
+	}
+	switch {
+	case head.Format == 1:
+		return studentRecord{}, "its record was written by an older lab, whose records carry no digest, so nothing shows it is as the grader wrote it"
+	case head.Format != studentRecordFormat:
+		return studentRecord{}, fmt.Sprintf("its record is in format %d, which this lab does not read (it reads %d)", head.Format, studentRecordFormat)
+	case head.Digest == "":
+		return studentRecord{}, "its record carries no digest, so nothing shows it is as the grader wrote it"
+	case errors.Is(keyErr, fs.ErrNotExist):
+		return studentRecord{}, "its record's digest was made with another record key: this grader has none (" + keyPath(keyErr) + " does not exist)"
+	case keyErr != nil:
+		return studentRecord{}, "its record cannot be checked: " + keyErr.Error()
+	case head.Key != key.id:
+		return studentRecord{}, fmt.Sprintf("its record's digest was made with another record key than this grader's (%s), so nothing shows this grader wrote it", key.File)
+	}
+	signed, digest, ok := splitDigest(data)
+	if !ok || !hmac.Equal(digest, key.sum(signed)) {
+		return studentRecord{}, "its record was changed after the grader wrote it: its digest does not match what it holds"
+	}
+	var r studentRecord
+	if json.Unmarshal(signed, &r) != nil || r.Student == nil || r.Student.Result == nil {
+		return studentRecord{}, unreadable
+	}
+	if r.Student.Name != name {
+		return studentRecord{}, fmt.Sprintf("its record is the record of %s, copied into this student's folder", textesc.Line(r.Student.Name))
+	}
+	return r, ""
+}
+
+// keyPath is the file a record key error is about.
+func keyPath(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Path
+	}
+	return "the record key file"
+}
+
+// resultProblem says what is wrong with res, a result of the lesson
+// numbered lesson whose catalogue is checks (nil: unknown), for a result
+// the grader would give, or "" when nothing is: see LoadEarlierOf. Its
+// words are the teacher's, about the student's record.
+func resultProblem(res *grading.Result, lesson int, checks []grading.Check) string {
+	if res.Lesson != lesson {
+		return fmt.Sprintf("its record holds a result of lesson %d, not of lesson %d", res.Lesson, lesson)
+	}
+	seen := map[string]bool{}
+	score, maxScore := 0, 0
+	var failed []string
+	for _, c := range res.Checks {
+		if seen[c.ID] {
+			return fmt.Sprintf("its record lists check %s twice", textesc.Line(c.ID))
+		}
+		seen[c.ID] = true
+		id := textesc.Line(c.ID)
+		switch {
+		case c.Status != grading.StatusPass && c.Status != grading.StatusFail && c.Status != grading.StatusSkip:
+			return fmt.Sprintf("its record gives check %s the verdict %q, which is none the grader gives", id, textesc.Line(string(c.Status)))
+		case c.MaxPoints < 0:
+			return fmt.Sprintf("its record gives check %s a maximum of %d points", id, c.MaxPoints)
+		case c.Points < 0 || c.Points > c.MaxPoints:
+			return fmt.Sprintf("its record gives check %s %d points, but it is worth at most %d", id, c.Points, c.MaxPoints)
+		case c.Status == grading.StatusFail && c.Points != 0:
+			return fmt.Sprintf("its record gives check %s %d points, but the check failed, and a failed check earns none", id, c.Points)
+		case c.Status == grading.StatusSkip && c.Points != 0:
+			return fmt.Sprintf("its record gives check %s %d points, but the check was not judged, and such a check earns none", id, c.Points)
+		}
+		if c.Status == grading.StatusFail {
+			failed = append(failed, c.ID)
+		}
+		score += c.Points
+		maxScore += c.MaxPoints
+	}
+	if why := catalogueProblem(res, lesson, checks); why != "" {
+		return why
+	}
+	switch {
+	case res.Score != score:
+		return fmt.Sprintf("its record says %d points of %d, but its checks add up to %d", res.Score, res.MaxScore, score)
+	case res.MaxScore != maxScore:
+		return fmt.Sprintf("its record says %d points of %d, but its checks are worth %d", res.Score, res.MaxScore, maxScore)
+	}
+	return outcomeProblem(res.Outcome, failed)
+}
+
+// catalogueProblem says how the checks of res differ from the catalogue
+// checks of the lesson numbered lesson, or "" (also when checks is nil).
+func catalogueProblem(res *grading.Result, lesson int, checks []grading.Check) string {
+	if checks == nil {
+		return ""
+	}
+	points := map[string]int{}
+	for _, c := range checks {
+		points[c.ID] = c.Points
+	}
+	for _, c := range res.Checks {
+		want, ok := points[c.ID]
+		switch {
+		case !ok:
+			return fmt.Sprintf("its record lists a check %s, which lesson %d does not have", textesc.Line(c.ID), lesson)
+		case c.MaxPoints != want:
+			return fmt.Sprintf("its record says check %s is worth %d points, but lesson %d gives it %d", textesc.Line(c.ID), c.MaxPoints, lesson, want)
+		}
+	}
+	if len(res.Checks) != len(checks) {
+		var missing []string
+		have := map[string]bool{}
+		for _, c := range res.Checks {
+			have[c.ID] = true
+		}
+		for _, c := range checks {
+			if !have[c.ID] {
+				missing = append(missing, c.ID)
+			}
+		}
+		return fmt.Sprintf("its record lacks %s of lesson %d: %s", grading.Pick(len(missing), "a check", "checks"), lesson, strings.Join(missing, ", "))
+	}
+	return ""
+}
+
+// outcomeProblem says how the outcome o does not match a result whose
+// failed checks are failed, or "" when it does.
+func outcomeProblem(o grading.Outcome, failed []string) string {
+	list := strings.Join(failed, ", ")
+	switch o.Kind {
+	case grading.OutcomeGraded:
+		if len(failed) > 0 {
+			return fmt.Sprintf("its record says passed, but it lists %s: %s", grading.Pick(len(failed), "a failed check", "failed checks"), textesc.Line(list))
+		}
+	case grading.OutcomeWrongAnswers:
+		if len(failed) == 0 {
+			return "its record says wrong answers, but no check failed"
+		}
+		if want := fmt.Sprintf("%s failed: %s.", grading.CountOf(len(failed), "check", "checks"), list); !strings.HasPrefix(o.Detail, want) {
+			return fmt.Sprintf("its record's outcome does not name the checks that failed (%s)", textesc.Line(list))
+		}
+	case grading.OutcomeProtocolViolation:
+		if len(failed) == 0 {
+			return "its record says the server broke the protocol, but no check failed"
+		}
+	case grading.OutcomeExited, grading.OutcomeTimeout, grading.OutcomeOutputCap, grading.OutcomeMemory:
+	default:
+		return fmt.Sprintf("its record says the outcome %q, which no gradable result has", textesc.Line(string(o.Kind)))
+	}
+	return ""
 }
 
 // otherThan says how a record graded under was differs from now, or ""

@@ -24,7 +24,11 @@ func earlierRun(t *testing.T, with class.GradedWith, students map[string]float64
 		w.TimeScale = scale
 		res := results[name]
 		if res == nil {
-			res = &grading.Result{Gradable: true, Score: 3, MaxScore: 3, Submission: &grading.Submission{Name: name, Hash: "h-" + name}}
+			// A result the grader could give: LoadEarlier reuses no other.
+			res = &grading.Result{Lesson: with.Lesson, Gradable: true, Score: 3, MaxScore: 3,
+				Outcome:    grading.Outcome{Kind: grading.OutcomeGraded, Detail: "Every check passed."},
+				Checks:     []grading.CheckResult{{ID: "a", Status: grading.StatusPass, Points: 3, MaxPoints: 3}},
+				Submission: &grading.Submission{Name: name, Hash: "h-" + name}}
 		}
 		if err := out.WriteStudentRecord(&class.Student{Name: name, Result: res}, w); err != nil {
 			t.Fatal(err)
