@@ -335,13 +335,13 @@ func TestRecordKeyRefused(t *testing.T) {
 	}
 	inside := filepath.Join(dir, "record-key")
 	for file, want := range map[string]string{
-		link:                               "its record cannot be checked: the record key file " + link + " is a symbolic link, which the grader does not follow",
-		open:                               "its record cannot be checked: the record key file " + open + " may be read or written by other users (mode 0644), so others may know the key: remove it, and the grader makes a new one",
-		sub:                                "its record cannot be checked: the record key file " + sub + " is not a regular file",
-		short:                              "its record cannot be checked: the record key file " + short + " does not hold a record key (64 hex digits): remove it, and the grader makes a new one",
+		link:                                "its record cannot be checked: the record key file " + link + " is a symbolic link, which the grader does not follow",
+		open:                                "its record cannot be checked: the record key file " + open + " may be read or written by other users (mode 0644), so others may know the key: remove it, and the grader makes a new one",
+		sub:                                 "its record cannot be checked: the record key file " + sub + " is not a regular file",
+		short:                               "its record cannot be checked: the record key file " + short + " does not hold a record key (64 hex digits): remove it, and the grader makes a new one",
 		filepath.Join(shared, "record-key"): "its record cannot be checked: the folder of the record key " + shared + " may be written by other users (mode 0777), who could put another key in its place",
-		filepath.Join(keyDir, "absent"):    "its record's digest was made with another record key: this grader has none (" + filepath.Join(keyDir, "absent") + " does not exist)",
-		inside:                             "its record cannot be checked: the record key file " + inside + " lies in the earlier results " + dir + ", where it would be no secret",
+		filepath.Join(keyDir, "absent"):     "its record's digest was made with another record key: this grader has none (" + filepath.Join(keyDir, "absent") + " does not exist)",
+		inside:                              "its record cannot be checked: the record key file " + inside + " lies in the earlier results " + dir + ", where it would be no secret",
 	} {
 		t.Setenv(class.RecordKeyEnv, file)
 		e, err := class.LoadEarlierOf(dir, forgedWith, forgedLesson)
