@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/textesc"
 )
 
 // RecordFile is the name, in a results folder, of the machine-readable
@@ -17,7 +19,9 @@ import (
 // graded with. lab merge-grades joins shards' results through it.
 const RecordFile = "class.json"
 
-// recordFormat is the version of the record's layout.
+// recordFormat is the version of the layout of RecordFile (class.json). A
+// student's record (StudentRecordFile) has a version of its own,
+// studentRecordFormat, since it changes apart.
 const recordFormat = 1
 
 // Bounds on what Merge reads from a results folder, which may come from
@@ -86,10 +90,13 @@ type Merged struct {
 }
 
 // Join reads the results folders dirs, each a shard of one class, and joins
-// them into one class. It refuses shards of different lessons, lab versions
-// or time scales, a shard given twice or missing, a shard that was stopped
-// before it graded everyone, and a student present in two shards, each with
-// an error that names the folders. It writes nothing.
+// them into one class. It refuses shards of different lessons, lab versions,
+// time scales or checks, a shard given twice or missing, a shard that was
+// stopped before it graded everyone, a student present in two shards, and
+// a graded student whose result is none the grader gives (a score its
+// checks do not add up to, passed with a failed check, a check the shard's
+// lesson lacks: see LoadEarlierOf), each with an error that names the
+// folders. It writes nothing.
 func Join(dirs []string) (*Merged, error) {
 	if len(dirs) == 0 {
 		return nil, errors.New("name the shards' results folders to merge")
@@ -125,6 +132,12 @@ func Join(dirs []string) (*Merged, error) {
 			return nil, fmt.Errorf("%s is shard %s but %s is shard %s: every shard must split the class the same number of ways", fd, first.Shard, d, r.Shard)
 		case c.Incomplete:
 			return nil, fmt.Errorf("%s (shard %s) was stopped before it graded %s (%s): grade that shard again before merging", d, r.Shard, grading.CountOf(len(c.NotGraded), "student", "students"), strings.Join(c.NotGraded, ", "))
+		}
+		if !sameChecks(c.Checks, first.Class.Checks) {
+			return nil, fmt.Errorf("%s and %s were graded against different checks: the lesson's checks differ (a --lesson-dir?)", fd, d)
+		}
+		if why := shardProblem(r, d); why != "" {
+			return nil, errors.New(why)
 		}
 		k := max(r.Shard.K, 1)
 		if prev, dup := byK[k]; dup {
@@ -170,6 +183,40 @@ func Join(dirs []string) (*Merged, error) {
 	merged.Sandbox = strings.Join(sbs, "+")
 
 	return &Merged{Class: merged, LabVersion: first.LabVersion, dirs: dirs, recs: recs}, nil
+}
+
+// shardProblem says what is wrong with the record r of the shard in the
+// folder dir, as an error's text, or "": a maximum score that is not the
+// sum of its lesson's checks, or a graded student whose result is none the
+// grader gives (see resultProblem). A shard's folder may have been written
+// to by others before it reached the merge, and grades.csv would carry
+// what it says.
+func shardProblem(r *Record, dir string) string {
+	c := r.Class
+	sum := 0
+	for _, ch := range c.Checks {
+		sum += ch.Points
+	}
+	if sum != c.MaxScore {
+		return fmt.Sprintf("%s/%s says a maximum score of %d, but its lesson's checks are worth %d: it is not as the grader wrote it; grade that shard again",
+			dir, RecordFile, c.MaxScore, sum)
+	}
+	for _, s := range c.Students {
+		if !s.Result.Gradable {
+			continue
+		}
+		if why := resultProblem(s.Result, c.Lesson, c.Checks); why != "" {
+			return fmt.Sprintf("%s/%s: student %s: %s: it is not a result the grader gives; grade that shard again",
+				dir, RecordFile, textesc.Line(s.Name), strings.Replace(why, "its record", "the record", 1))
+		}
+	}
+	return ""
+}
+
+// sameChecks reports whether a and b are the same checks, in the same
+// order, each worth the same points.
+func sameChecks(a, b []grading.Check) bool {
+	return slices.EqualFunc(a, b, func(x, y grading.Check) bool { return x.ID == y.ID && x.Points == y.Points })
 }
 
 // Write writes the joined class into out: every student's reports, copied
