@@ -15,11 +15,13 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/grading/sandbox"
 	"github.com/mcplab/mcplab/internal/kinds"
 	"github.com/mcplab/mcplab/internal/testkit"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // hostileNames are folder names a student may choose to attack the
@@ -202,6 +204,42 @@ func checkHostileVerdicts(t *testing.T, sandboxName string, c *class.Class, rows
 	if s := got["hostile-lab-copy"]; s != nil && !strings.Contains(s.Result.Outcome.Detail, "copy of the lab binary") {
 		t.Errorf("hostile-lab-copy: the outcome does not tell the teacher: %s", s.Result.Outcome.Detail)
 	}
+	if s := got["hostile-newline-flood"]; s != nil {
+		checkFloodCounted(t, sandboxName, s.Result)
+	}
+}
+
+// checkFloodCounted checks that the newline flood's lines past what a run
+// keeps were counted and said, not kept: the transcript holds at most the
+// kept lines of each stream, and a note says how many more came.
+func checkFloodCounted(t *testing.T, sandboxName string, r *grading.Result) {
+	t.Helper()
+	said, blank := false, 0
+	for _, e := range r.Transcript {
+		said = said || e.Kind == event.Note && strings.Contains(e.Text, "more lines (") && strings.Contains(e.Text, "on stdout were counted, not kept")
+		if e.Text == "" && (e.Kind == event.Answer || e.Kind == event.Stderr) {
+			blank++
+		}
+	}
+	if !said {
+		t.Errorf("%s sandbox, hostile-newline-flood: no transcript note says how many stdout lines were counted, not kept", sandboxName)
+	}
+	if blank > event.TranscriptEventsMax {
+		t.Errorf("%s sandbox, hostile-newline-flood: %d blank lines in the transcript, more than it may hold", sandboxName, blank)
+	}
+	if msg := checkMessage(r, "stdout.messages-only"); !strings.Contains(msg, "(counted, not kept)") {
+		t.Errorf("%s sandbox, hostile-newline-flood: stdout.messages-only does not count the lines not kept: %s", sandboxName, msg)
+	}
+}
+
+// checkMessage is the message of r's check id, or "".
+func checkMessage(r *grading.Result, id string) string {
+	for _, c := range r.Checks {
+		if c.ID == id {
+			return c.Message
+		}
+	}
+	return ""
 }
 
 // checkResultsContained checks that the grader wrote only inside its own

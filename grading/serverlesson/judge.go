@@ -378,7 +378,8 @@ func judgeFraming(ev *evidence, t *grading.Tally) {
 // not an id, no "jsonrpc") is still one; the checks about ids and answers
 // judge its members.
 func judgeMessagesOnly(ev *evidence, t *grading.Tally) {
-	if len(ev.answers) == 0 {
+	notKept := ev.run.StdoutNotKept
+	if len(ev.answers) == 0 && notKept.Lines == 0 {
 		return
 	}
 	t.Test(ev.ids.messagesOnly)
@@ -401,9 +402,19 @@ func judgeMessagesOnly(ev *evidence, t *grading.Tally) {
 			bad = append(bad, fmt.Sprintf("stdout line %d %s: %s", a.n, quote(a.Line), why))
 		}
 	}
-	if len(bad) > 0 {
+	// Lines past what a run keeps are counted, not kept: those that are
+	// not shaped as responses are counted here too.
+	unkept := notKept.Lines - notKept.Responses
+	if len(bad) > 0 || unkept > 0 {
+		some := grading.ListSome(bad, 3)
+		if unkept > 0 {
+			if some != "" {
+				some += "; "
+			}
+			some += fmt.Sprintf("%s after the first %d (counted, not kept)", grading.CountOf(unkept, "more such line", "more such lines"), client.KeptStdoutLines)
+		}
 		ev.fail(t, grading.Failure{
-			What:     fmt.Sprintf("%s: %s", grading.CountOf(len(bad), "line on stdout is not a JSON-RPC response", "lines on stdout are not JSON-RPC responses"), grading.ListSome(bad, 3)),
+			What:     fmt.Sprintf("%s: %s", grading.CountOf(len(bad)+unkept, "line on stdout is not a JSON-RPC response", "lines on stdout are not JSON-RPC responses"), some),
 			Expected: "only JSON-RPC response objects on stdout, one per line",
 			Actual:   first,
 		}, ev.ids.messagesOnly)
@@ -483,8 +494,18 @@ func judgeOnce(ev *evidence, t *grading.Tally) {
 	if notifications == 0 {
 		errorsExtra, otherExtra = append(errorsExtra, otherExtra...), nil
 	}
-	if len(errorsExtra) > 0 {
-		what := fmt.Sprintf("%s came that no line of the scenario asks for: %s", grading.CountOf(len(errorsExtra), "answer", "answers"), listAnswers(errorsExtra))
+	// Answers past what a run keeps, which no line's allowance covered,
+	// are counted here: they answer no line, or one already answered.
+	unkept := run.StdoutNotKept.Responses
+	if len(errorsExtra) > 0 || unkept > 0 {
+		listed := listAnswers(errorsExtra)
+		if unkept > 0 {
+			if listed != "" {
+				listed += "; "
+			}
+			listed += fmt.Sprintf("%s after the first %d lines (counted, not kept)", grading.CountOf(unkept, "more answer", "more answers"), client.KeptStdoutLines)
+		}
+		what := fmt.Sprintf("%s came that no line of the scenario asks for: %s", grading.CountOf(len(errorsExtra)+unkept, "answer", "answers"), listed)
 		nullish := 0
 		for _, a := range errorsExtra {
 			if !a.hasID || bytes.Equal(a.id, wire.Null) {
@@ -494,7 +515,11 @@ func judgeOnce(ev *evidence, t *grading.Tally) {
 		if _, _, count := nullCount(ev.lines, nullish); nullish > 0 {
 			what += " (" + count + ")"
 		}
-		ev.fail(t, grading.Failure{What: what, Expected: "one answer per line that deserves one, and nothing more", Actual: errorsExtra[0].Line}, ev.ids.answersOnce)
+		actual := ""
+		if len(errorsExtra) > 0 {
+			actual = errorsExtra[0].Line
+		}
+		ev.fail(t, grading.Failure{What: what, Expected: "one answer per line that deserves one, and nothing more", Actual: actual}, ev.ids.answersOnce)
 	}
 	if len(otherExtra) > 0 {
 		ev.fail(t, grading.Failure{

@@ -189,19 +189,13 @@ func readAnswers(out []client.Answer) []*answer {
 		if a.Msg != nil {
 			x.shaped, x.hasID, x.id = true, true, a.Msg.ID
 		} else {
-			var obj map[string]json.RawMessage
-			if json.Unmarshal([]byte(a.Line), &obj) == nil && obj != nil {
-				_, hasMethod := obj["method"]
-				raw, hasID := obj["id"]
-				_, hasResult := obj["result"]
-				_, hasError := obj["error"]
-				x.shaped = !hasMethod && (hasID || hasResult || hasError)
-				if hasID {
-					x.hasID, x.id = true, grading.CompactJSON(raw)
-				} else if x.shaped {
-					// A response with no id member: read the rest, so a lesson
-					// that asks for one (MCP 2026-07-28's parse error) can
-					// judge it; one that asks for id null rejects it.
+			x.shaped, x.id, x.hasID = wire.ResponseShape([]byte(a.Line))
+			if x.shaped && !x.hasID {
+				// A response with no id member: read the rest, so a lesson
+				// that asks for one (MCP 2026-07-28's parse error) can
+				// judge it; one that asks for id null rejects it.
+				var obj map[string]json.RawMessage
+				if json.Unmarshal([]byte(a.Line), &obj) == nil && obj != nil {
 					obj["id"] = wire.Null
 					if b, err := json.Marshal(obj); err == nil {
 						x.Msg, _ = wire.ParseResponse(b)

@@ -90,8 +90,15 @@ type Run struct {
 	AwaitMissed []string
 	// OutputCapped is set when the server wrote more than MaxOutput.
 	OutputCapped bool
-	// StderrLines counts the lines the server wrote to stderr.
+	// StderrLines counts the lines the server wrote to stderr, kept or
+	// not.
 	StderrLines int
+	// StdoutNotKept and StderrNotKept count the lines read but not kept,
+	// past KeptStdoutLines and KeptStderrLines.
+	StdoutNotKept, StderrNotKept NotKept
+	// ReadySeen is set when a stderr line showing readiness came, at any
+	// time, kept or not (see Readiness.Shown).
+	ReadySeen bool
 	// DeadlinePassed is set when any deadline of the run ran out: the
 	// ready wait, an await, a write, the drain of stdin, the wait for the
 	// server to read, or the exit after stdin closed. A failure judged
@@ -112,11 +119,17 @@ type Answer struct {
 // recorder collects events from several goroutines, in the order they
 // happen, and lets the player wait for an answer to an id.
 type recorder struct {
-	mu      sync.Mutex
-	start   time.Time
-	run     *Run
-	on      func(Event)
-	changed chan struct{} // closed and replaced whenever an answer arrives
+	mu    sync.Mutex
+	start time.Time
+	run   *Run
+	on    func(Event)
+	// changed is closed and replaced when an answer arrives, if watched:
+	// answered has handed it out since it was made.
+	changed chan struct{}
+	watched bool
+	// allow is what is left of each id's allowance of answers kept past
+	// KeptStdoutLines (see idAllowance).
+	allow map[string]int
 }
 
 func (r *recorder) add(kind event.Kind, text string) Event {
@@ -134,14 +147,49 @@ func (r *recorder) addLocked(kind event.Kind, text string) Event {
 	return ev
 }
 
+// answer records one stdout line, kept within the caps (see
+// KeptStdoutLines) or counted.
 func (r *recorder) answer(line string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if !keepAnswer(len(r.run.Answers), []byte(line), r.allow) {
+		shaped, _, _ := wire.ResponseShape([]byte(line))
+		r.run.StdoutNotKept.add(line, shaped)
+		return
+	}
 	ev := r.addLocked(event.Answer, line)
 	msg, why := wire.ParseResponse([]byte(line))
 	r.run.Answers = append(r.run.Answers, Answer{At: ev.At, Line: line, Msg: msg, Problem: why})
-	close(r.changed)
-	r.changed = make(chan struct{})
+	if r.watched {
+		close(r.changed)
+		r.changed, r.watched = make(chan struct{}), false
+	}
+}
+
+// stderr records one stderr line, kept within the caps (see
+// KeptStderrLines) or counted; shows says it shows readiness.
+func (r *recorder) stderr(line string, shows bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.run.StderrLines++
+	if r.run.StderrLines <= KeptStderrLines || shows && !r.run.ReadySeen {
+		r.addLocked(event.Stderr, line)
+	} else {
+		r.run.StderrNotKept.add(line, false)
+	}
+	r.run.ReadySeen = r.run.ReadySeen || shows
+}
+
+// sayNotKept notes, once the output is read, what the caps left out.
+func (r *recorder) sayNotKept() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if say := r.run.StdoutNotKept.Say("stdout", KeptStdoutLines); say != "" {
+		r.addLocked(event.Note, say)
+	}
+	if say := r.run.StderrNotKept.Say("stderr", KeptStderrLines); say != "" {
+		r.addLocked(event.Note, say)
+	}
 }
 
 // answered reports whether an answer to this id has come, and gives a
@@ -152,6 +200,7 @@ func (r *recorder) answered(id []byte) (bool, <-chan struct{}) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	key := wire.LooseIDKey(id)
+	r.watched = true
 	for _, a := range r.run.Answers {
 		if a.Msg != nil && wire.LooseIDKey(a.Msg.ID) == key {
 			return true, r.changed
@@ -167,7 +216,7 @@ func (r *recorder) answered(id []byte) (bool, <-chan struct{}) {
 // everything the server does wrong is in the Run.
 func Play(ctx context.Context, sc *scenario.Scenario, starter proc.Starter, opts Options) (*Run, error) {
 	run := &Run{Scenario: sc}
-	rec := &recorder{run: run, on: opts.OnEvent, changed: make(chan struct{}), start: time.Now()}
+	rec := &recorder{run: run, on: opts.OnEvent, changed: make(chan struct{}), start: time.Now(), allow: idAllowance(sc)}
 	p, err := starter.Start(ctx)
 	if err != nil {
 		run.StartErr = err
@@ -218,11 +267,9 @@ func Play(ctx context.Context, sc *scenario.Scenario, starter proc.Starter, opts
 	go func() {
 		defer readers.Done()
 		readLines(p.Stderr(), maxOut, maxLine, func(line string) {
-			rec.mu.Lock()
-			run.StderrLines++
-			rec.addLocked(event.Stderr, line)
-			rec.mu.Unlock()
-			if opts.Ready.stderrReady(line) {
+			shows := opts.Ready.stderrReady(line)
+			rec.stderr(line, shows)
+			if shows {
 				readyOnce.Do(func() { close(ready) })
 			}
 		}, func(int64) {}, func() { overCap("stderr") })
@@ -288,6 +335,7 @@ func awaitEnd(ctx context.Context, p proc.Process, rec *recorder, opts Options, 
 	}) {
 		rec.add(event.Note, "the server's output stayed open after it ended (a child process?); the client stopped reading")
 	}
+	rec.sayNotKept()
 	rec.add(event.Exit, run.Exit.String())
 	if oc, ok := p.(proc.OutputCloser); ok {
 		oc.CloseOutput()

@@ -17,7 +17,7 @@ const probeAnswered = "the server answered the readiness probe"
 // server wrote has been read, so it does not depend on which of the sign
 // and the server's end the client saw first. With None it is always true.
 func (r Readiness) Shown(run *Run) bool {
-	if r.None || run.Ready {
+	if r.None || run.Ready || run.ReadySeen && len(r.Probe) == 0 {
 		return true
 	}
 	for _, ev := range run.Events {

@@ -102,3 +102,31 @@ func LooseIDKey(id json.RawMessage) string {
 	}
 	return string(b)
 }
+
+// ResponseShape reports whether line has the shape of a JSON-RPC response,
+// right or wrong: a JSON object with no "method" member and an "id", a
+// "result" or an "error". A line ParseResponse refuses may still have it
+// (a response without "jsonrpc", with an id of the wrong type): it is then
+// a faulty answer, to be judged as one, not a line that is no message at
+// all. It gives the id, compacted, when the object has one.
+func ResponseShape(line []byte) (shaped bool, id json.RawMessage, hasID bool) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 || line[0] != '{' {
+		return false, nil, false
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(line, &obj) != nil || obj == nil {
+		return false, nil, false
+	}
+	_, hasMethod := obj["method"]
+	raw, hasID := obj["id"]
+	_, hasResult := obj["result"]
+	_, hasError := obj["error"]
+	if hasMethod || !hasID && !hasResult && !hasError {
+		return false, nil, false
+	}
+	if hasID {
+		id = Compact(raw)
+	}
+	return true, id, hasID
+}

@@ -27,6 +27,8 @@
 //	                       a message cut across two chunks gets two parse errors
 //	abort-on-eof           exits 0 at end of input at once, dropping the requests still
 //	                       running (as the official MCP SDKs do on purpose)
+//	newline-flood          writes 100,000 empty lines to stderr, then its ready line,
+//	                       and 100,000 to stdout, then answers correctly
 package main
 
 import (
@@ -58,6 +60,7 @@ var mistakes = []string{
 	"chunk-as-line", "sequential", "answers-notifications", "stringify-ids",
 	"banner", "no-exit", "crash-on-bad-json", "hang", "flood", "no-ready",
 	"crash-at-start", "seed-choices", "utf8-per-chunk", "chunk-tail", "abort-on-eof",
+	"newline-flood",
 }
 
 func main() {
@@ -107,8 +110,15 @@ func (s *server) run(in io.Reader) int {
 		return 3
 	case "banner":
 		fmt.Fprintln(s.out, "Server starting...")
+	case "newline-flood":
+		blank := bytes.Repeat([]byte("\n"), 100_000)
+		s.log.Write(blank)
+		s.logf("ready")
+		s.out.Write(blank)
 	}
-	s.logf("ready")
+	if s.mistake != "newline-flood" {
+		s.logf("ready")
+	}
 	switch s.mistake {
 	case "hang":
 		sleepForever()
