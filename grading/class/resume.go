@@ -111,10 +111,9 @@ func (o *Out) WriteStudentRecord(s *Student, with GradedWith) error {
 	if s.Name == "" || s.Name == "." || s.Name == ".." || containsSlashOrNUL(s.Name) {
 		return fmt.Errorf("writing the record: %q cannot be a folder's name", s.Name)
 	}
-	key, err := o.recordKey()
-	if err != nil {
-		key = nil
-	}
+	// Without a key the record carries no digest; a later run whose key
+	// is still unusable says why as it grades the student again.
+	key, _ := o.recordKey()
 	rec := studentRecord{Format: studentRecordFormat, With: with, Student: s}
 	if key != nil {
 		rec.Key = key.id
@@ -313,12 +312,12 @@ func openRecord(name string, data []byte, readErr error, key *RecordKey, keyErr 
 		return studentRecord{}, "its record was written by an older lab, whose records carry no digest, so nothing shows it is as the grader wrote it"
 	case head.Format != studentRecordFormat:
 		return studentRecord{}, fmt.Sprintf("its record is in format %d, which this lab does not read (it reads %d)", head.Format, studentRecordFormat)
+	case keyErr != nil && !errors.Is(keyErr, fs.ErrNotExist):
+		return studentRecord{}, "its record cannot be checked: " + keyErr.Error()
 	case head.Digest == "":
 		return studentRecord{}, "its record carries no digest, so nothing shows it is as the grader wrote it"
-	case errors.Is(keyErr, fs.ErrNotExist):
-		return studentRecord{}, "its record's digest was made with another record key: this grader has none (" + keyPath(keyErr) + " does not exist)"
 	case keyErr != nil:
-		return studentRecord{}, "its record cannot be checked: " + keyErr.Error()
+		return studentRecord{}, "its record's digest was made with another record key: this grader has none (" + keyPath(keyErr) + " does not exist)"
 	case head.Key != key.id:
 		return studentRecord{}, fmt.Sprintf("its record's digest was made with another record key than this grader's (%s), so nothing shows this grader wrote it", key.File)
 	}
