@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/scenario"
 	"github.com/mcplab/mcplab/lessons"
 )
@@ -60,14 +61,6 @@ func Grade(ctx context.Context, opts grading.Options) (*grading.Result, error) {
 	return grading.GradeKind(ctx, Kind{}, opts)
 }
 
-// The scripted client's own deadlines (client.Options' defaults), which a
-// whole-run limit must leave room for.
-const (
-	readyWithin = 3 * time.Second
-	exitWithin  = 5 * time.Second
-	drainWithin = 2 * time.Second
-)
-
 // Budget is the longest one grade can take at time scale 1 when every
 // deadline of every scenario runs out: for each scenario the start, the
 // ready wait, its schedule, each step's wait, the exit and the drain; and
@@ -75,7 +68,9 @@ const (
 func (l *Lesson) Budget(sweeps int, startCost time.Duration) time.Duration {
 	var total, longest time.Duration
 	for _, sc := range l.Scenarios {
-		d := startCost + readyWithin + designed(sc) + exitWithin + drainWithin
+		// The scripted client's own deadlines (see lab/client), which a
+		// whole-run limit must leave room for.
+		d := startCost + client.ReadyDeadline + designed(sc) + client.ExitDeadline + client.DrainDeadline
 		for _, st := range sc.Steps {
 			d += st.Within
 		}
