@@ -315,7 +315,11 @@ func TestWriteReports(t *testing.T) {
 		if err := report.Write(&b, f, c.Students[0].Result, report.Options{}); err != nil {
 			t.Fatal(err)
 		}
-		got, err := os.ReadFile(filepath.Join(dir, "bo|b", class.FileName(f)))
+		file, err := class.FileName(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join(dir, "bo|b", file))
 		if err != nil || !bytes.Equal(got, b.Bytes()) {
 			t.Errorf("%s: the file differs from report.Write's output (%v)", f, err)
 		}

@@ -33,9 +33,12 @@ func (c *Class) ClassPage(out *Out) *report.ClassPage {
 		}
 		if out != nil {
 			for _, f := range reportPages {
-				rel := StudentDir(s.Name) + "/" + FileName(f)
-				if info, err := out.root.Lstat(rel); err == nil && info.Mode().IsRegular() {
-					row.Href = StudentsDir + "/" + url.PathEscape(s.Name) + "/" + FileName(f)
+				file, err := FileName(f)
+				if err != nil {
+					continue
+				}
+				if info, err := out.root.Lstat(StudentDir(s.Name) + "/" + file); err == nil && info.Mode().IsRegular() {
+					row.Href = StudentsDir + "/" + url.PathEscape(s.Name) + "/" + file
 					break
 				}
 			}

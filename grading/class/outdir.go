@@ -150,7 +150,7 @@ func (o *Out) WriteFile(rel string, data []byte) error {
 func StudentDir(name string) string { return StudentsDir + "/" + name }
 
 // WriteStudent writes the student's result in every format asked for, as
-// students/NAME/FileName(format).
+// students/NAME/FILE, FILE the format's (see report.Format).
 func (o *Out) WriteStudent(s *Student, formats []string) error {
 	if s.Name == "" || s.Name == "." || s.Name == ".." || strings.ContainsAny(s.Name, "/\x00") {
 		return fmt.Errorf("writing the reports: %q cannot be a folder's name", s.Name)
@@ -161,21 +161,25 @@ func (o *Out) WriteStudent(s *Student, formats []string) error {
 	if err := o.root.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("writing %s's reports: %w", s.Name, err)
 	}
-	for _, f := range formats {
-		var out, summary bytes.Buffer
+	for _, name := range formats {
+		f, err := report.Lookup(name)
+		if err != nil {
+			return fmt.Errorf("writing %s's reports: %w", s.Name, err)
+		}
+		var out, side bytes.Buffer
 		opt := report.Options{}
-		if f == report.FormatGitHub {
-			opt.Summary = &summary
+		if f.Side != "" {
+			opt.Summary = &side
 		}
-		if err := report.Write(&out, f, s.Result, opt); err != nil {
-			return fmt.Errorf("writing %s's %s report: %w", s.Name, f, err)
+		if err := report.Write(&out, f.Name, s.Result, opt); err != nil {
+			return fmt.Errorf("writing %s's %s report: %w", s.Name, f.Name, err)
 		}
-		if err := o.WriteFile(dir+"/"+FileName(f), out.Bytes()); err != nil {
-			return fmt.Errorf("writing %s's %s report: %w", s.Name, f, err)
+		if err := o.WriteFile(dir+"/"+f.File, out.Bytes()); err != nil {
+			return fmt.Errorf("writing %s's %s report: %w", s.Name, f.Name, err)
 		}
-		if f == report.FormatGitHub {
-			if err := o.WriteFile(dir+"/github-summary.md", summary.Bytes()); err != nil {
-				return fmt.Errorf("writing %s's %s report: %w", s.Name, f, err)
+		if f.Side != "" {
+			if err := o.WriteFile(dir+"/"+f.Side, side.Bytes()); err != nil {
+				return fmt.Errorf("writing %s's %s report: %w", s.Name, f.Name, err)
 			}
 		}
 	}

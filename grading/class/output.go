@@ -76,27 +76,18 @@ func (c *Class) sorted() []*Student {
 }
 
 // FileName is the name of a student's report in a format, inside the
-// student's own folder of the output: text.txt, json.json, junit.xml,
-// prairielearn.json, gradescope.json, exercism.json, github.txt (with the
-// job summary beside it in github-summary.md), markdown.md and report.html. The
-// platforms' own file names (results.json for three of them) would
-// collide, so each file is named after its format.
-func FileName(format string) string {
-	switch format {
-	case report.FormatText, report.FormatGitHub:
-		return format + ".txt"
-	case report.FormatJUnit:
-		return format + ".xml"
-	case report.FormatMarkdown:
-		return format + ".md"
-	case report.FormatHTML:
-		return "report.html"
+// student's own folder of the output (see report.Format's File), or an
+// error for a format there is not.
+func FileName(format string) (string, error) {
+	f, err := report.Lookup(format)
+	if err != nil {
+		return "", err
 	}
-	return format + ".json"
+	return f.File, nil
 }
 
 // WriteReports writes each student's result in every format asked for, as
-// students/NAME/FileName(format) in out.
+// students/NAME/FILE in out, FILE the format's (see report.Format).
 func (c *Class) WriteReports(out *Out, formats []string) error {
 	for _, s := range c.Students {
 		if err := out.WriteStudent(s, formats); err != nil {

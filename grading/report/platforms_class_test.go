@@ -62,8 +62,12 @@ func TestClassReportsMeetTheirPlatforms(t *testing.T) {
 	c := &class.Class{Lesson: 1, Sandbox: "process", Jobs: 1, MaxScore: results[0].MaxScore, TimeScale: 1, Checks: lesson.Checks(), Students: students}
 	dir := gradekit.WriteReports(t, c)
 	formatOf := map[string]string{"github-summary.md": "github-summary"}
-	for _, f := range report.Formats() {
-		formatOf[class.FileName(f)] = f
+	for _, name := range report.Formats() {
+		f, err := report.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		formatOf[f.File] = name
 	}
 	for _, s := range students {
 		folder := filepath.Join(dir, class.StudentsDir, s.Name)

@@ -36,14 +36,60 @@ const (
 	FormatHTML         = "html"
 )
 
+// Format is one report format: its name, the file it is kept in, and how
+// it is written. Formats is the one table of them, so a new format is one
+// new row (and the file with its writer).
+type Format struct {
+	// Name is what --format takes.
+	Name string
+	// File is the name of a student's report in this format in the
+	// student's folder of a class's results (see grading/class): each is
+	// named after its format, since the platforms' own names (results.json
+	// for three of them) would collide.
+	File string
+	// Side is the name of the file the format also writes beside File in
+	// that folder, from Options.Summary (github's job summary), or "".
+	Side string
+	// write renders a sanitized result.
+	write func(w *bytes.Buffer, r *grading.Result, opt Options) error
+}
+
+// formatTable is every format, in the order a help text shows them.
+func formatTable() []Format {
+	return []Format{
+		{Name: FormatText, File: "text.txt", write: func(w *bytes.Buffer, r *grading.Result, opt Options) error { return writeText(w, r, opt.Color) }},
+		{Name: FormatJSON, File: "json.json", write: func(w *bytes.Buffer, r *grading.Result, _ Options) error { return writeJSON(w, r) }},
+		{Name: FormatJUnit, File: "junit.xml", write: func(w *bytes.Buffer, r *grading.Result, _ Options) error { return writeJUnit(w, r) }},
+		{Name: FormatPrairieLearn, File: "prairielearn.json", write: func(w *bytes.Buffer, r *grading.Result, _ Options) error { return writePrairieLearn(w, r) }},
+		{Name: FormatGradescope, File: "gradescope.json", write: func(w *bytes.Buffer, r *grading.Result, _ Options) error { return writeGradescope(w, r) }},
+		{Name: FormatExercism, File: "exercism.json", write: func(w *bytes.Buffer, r *grading.Result, _ Options) error { return writeExercism(w, r) }},
+		{Name: FormatGitHub, File: "github.txt", Side: "github-summary.md", write: func(w *bytes.Buffer, r *grading.Result, opt Options) error {
+			return writeGitHub(w, opt.Summary, r, opt.Rand)
+		}},
+		{Name: FormatMarkdown, File: "markdown.md", write: func(w *bytes.Buffer, r *grading.Result, _ Options) error { return writeMarkdown(w, r) }},
+		{Name: FormatHTML, File: "report.html", write: func(w *bytes.Buffer, r *grading.Result, _ Options) error { return writeHTML(w, r) }},
+	}
+}
+
 // Formats lists the format names Write accepts, in the order a help text
 // shows them.
 func Formats() []string {
-	return []string{
-		FormatText, FormatJSON, FormatJUnit, FormatPrairieLearn,
-		FormatGradescope, FormatExercism, FormatGitHub, FormatMarkdown,
-		FormatHTML,
+	var names []string
+	for _, f := range formatTable() {
+		names = append(names, f.Name)
 	}
+	return names
+}
+
+// Lookup gives the format named name, or an error naming the formats
+// there are: an unknown format is never taken for another.
+func Lookup(name string) (Format, error) {
+	for _, f := range formatTable() {
+		if f.Name == name {
+			return f, nil
+		}
+	}
+	return Format{}, fmt.Errorf("report: unknown format %q (the formats are %s)", name, strings.Join(Formats(), ", "))
 }
 
 // Options tunes Write. The zero value is right for every format but github
@@ -73,31 +119,12 @@ func Write(w io.Writer, format string, r *grading.Result, opt Options) error {
 	if r == nil {
 		return errors.New("report: no result to write")
 	}
-	s := sanitized(r)
-	var buf bytes.Buffer
-	var err error
-	switch format {
-	case FormatText:
-		err = writeText(&buf, s, opt.Color)
-	case FormatJSON:
-		err = writeJSON(&buf, s)
-	case FormatJUnit:
-		err = writeJUnit(&buf, s)
-	case FormatPrairieLearn:
-		err = writePrairieLearn(&buf, s)
-	case FormatGradescope:
-		err = writeGradescope(&buf, s)
-	case FormatExercism:
-		err = writeExercism(&buf, s)
-	case FormatGitHub:
-		err = writeGitHub(&buf, opt.Summary, s, opt.Rand)
-	case FormatMarkdown:
-		err = writeMarkdown(&buf, s)
-	case FormatHTML:
-		err = writeHTML(&buf, s)
-	default:
-		return fmt.Errorf("report: unknown format %q (the formats are %s)", format, strings.Join(Formats(), ", "))
+	f, err := Lookup(format)
+	if err != nil {
+		return err
 	}
+	var buf bytes.Buffer
+	err = f.write(&buf, sanitized(r), opt)
 	if err != nil {
 		return fmt.Errorf("report: %s: %w", format, err)
 	}
