@@ -1,3 +1,10 @@
+// Package clientscenario reads the grading scenarios of a client lesson,
+// in which the student writes the MCP client and the lab plays the
+// servers: a txtar archive per scenario naming the servers the lab's rig
+// plays (and how they misbehave), the commands the student's client is
+// given, and what its answers and its traffic must show (see Scenario).
+// It parses; lab/clientplay plays a scenario and grading/clientlesson
+// judges the record.
 package clientscenario
 
 import (
@@ -11,7 +18,7 @@ import (
 	"github.com/mcplab/mcplab/lab/scenario"
 )
 
-// A ClientScenario is one grading scenario of a client lesson: the servers
+// A Scenario is one grading scenario of a client lesson: the servers
 // the lab plays, the commands it gives the client, and what the answers
 // and the traffic must show. It is a txtar archive with three files:
 //
@@ -61,7 +68,7 @@ type Scenario struct {
 	Expect   []Expectation
 }
 
-// ScenarioServer is one line of a client scenario's servers file.
+// Server is one line of a client scenario's servers file.
 type Server struct {
 	Alias, Transport, Server string
 	Timeout                  time.Duration
@@ -71,7 +78,7 @@ type Server struct {
 	Hold, Break rig.Hook
 }
 
-// ClientExpectation is one line of a client scenario's expect file.
+// Expectation is one line of a client scenario's expect file.
 type Expectation struct {
 	Line    int // in the expect file
 	Command int // from 1
@@ -88,14 +95,14 @@ type Expectation struct {
 	// plus N, worked out once the servers are read).
 	Alias, Tool string
 	Within      time.Duration
-	// afterTimeout: Within was written timeout+N, and holds N until the
-	// servers are known.
+	// AfterTimeout is set when Within was written timeout+N: it holds N
+	// until the servers are known.
 	AfterTimeout bool
 	// Text is the line as written, for messages.
 	Text string
 }
 
-// pathStep is one step of an answer path: a member, then maybe an
+// PathStep is one step of an answer path: a member, then maybe an
 // element pick, then maybe a length.
 type PathStep struct {
 	member   string
@@ -105,7 +112,7 @@ type PathStep struct {
 	isLength bool
 }
 
-// ParseClientScenario reads a client scenario.
+// Parse reads the client scenario name from its txtar archive data.
 func Parse(name string, data []byte) (*Scenario, error) {
 	files, err := scenario.ParseArchive(data)
 	if err != nil {
