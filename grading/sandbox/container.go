@@ -42,12 +42,21 @@ var ErrNoEngine = errors.New("no Docker engine answers")
 
 // Container is the container sandbox: each program runs in a container of
 // its own, created through testcontainers-go, with no network, a memory
-// limit with no swap, a pids limit, one CPU, a read-only root file system
-// with a small tmpfs on /tmp, no capabilities, no-new-privileges, an init
-// process that reaps zombies, and no log driver (its output reaches only
-// the grader). Programs run as DefaultContainerUser, or as the grader's own
-// user when the grader is not root (so the grader can delete what they
-// write).
+// limit with no swap, a pids limit, one CPU, a read-only root file system,
+// no capabilities, no-new-privileges, an init process that reaps zombies,
+// and no log driver (its output reaches only the grader). Programs run as
+// DefaultContainerUser, or as the grader's own user when the grader is not
+// root (so the grader can delete what they write).
+//
+// As root, the job's workspace is a tmpfs of WorkspaceSize on the host,
+// and the container's /tmp and /dev/shm are empty folders made in it for
+// the run (bound in their places) and removed once the container has
+// ended, before Wait returns: LAB_WORK and every run's /tmp and /dev/shm
+// come out of the job's one cap (see DefaultWorkspaceSize). Without root,
+// or with a Work folder that is not a file system of its own, /tmp is a
+// tmpfs of DefaultScratchSize (noexec) and /dev/shm the engine's (64 MiB
+// unless it was told otherwise), apart from LAB_WORK, and gone with the
+// container.
 //
 // Host paths keep their names inside the container: Spec.Root (the
 // submission folder by default) is mounted read-only at its own path, the
@@ -66,9 +75,14 @@ var ErrNoEngine = errors.New("no Docker engine answers")
 type Container struct {
 	// Image is the image to run; empty means DefaultImage.
 	Image string
-	// WorkspaceSize caps each job's scratch folder; 0 means
+	// WorkspaceSize caps each job's scratch space (LAB_WORK, and each
+	// run's /tmp and /dev/shm, which are folders of it); 0 means
 	// DefaultWorkspaceSize (see there).
 	WorkspaceSize int64
+	// Notes receives what goes wrong after a run that the run's own exit
+	// cannot say (a run's scratch folders that could not be removed); nil
+	// means os.Stderr.
+	Notes io.Writer
 
 	cli    *testcontainers.DockerClient
 	goroot string
@@ -169,45 +183,58 @@ const streamBuffer = 1 << 20
 const apiWithin = 30 * time.Second
 
 // Start creates the job's container (no network, read-only but for its
-// work folder and a small /tmp, every capability dropped, under the
+// work folder, /tmp and /dev/shm, every capability dropped, under the
 // limits), with its stdin a named pipe of the grader's (see stdinFIFO),
 // attaches to its output and starts it; every call to the engine is
-// bounded by apiWithin.
+// bounded by apiWithin. The run's /tmp and /dev/shm are made in the
+// workspace first, when it is a file system of its own (see runScratch),
+// and removed when the container has ended or could not start.
 func (cs *containerJob) Start(ctx context.Context) (proc.Process, error) {
 	lim := cs.spec.Limits.orDefaults()
-	in, err := newStdinFIFO(cs.c.user())
+	// The container's /tmp and /dev/shm are folders of the job's
+	// workspace, under its cap, removed after the run (nil: tmpfs of
+	// their own).
+	scratch, err := newRunScratch(cs.spec.Work, containerScratch())
 	if err != nil {
 		return nil, err
 	}
-	req := cs.request(lim, in)
+	in, err := newStdinFIFO(cs.c.user())
+	if err != nil {
+		_ = scratch.finish()
+		return nil, err
+	}
+	fail := func(id string, err error) (proc.Process, error) {
+		if id != "" {
+			cs.c.remove(id)
+		}
+		in.remove()
+		return nil, errors.Join(err, scratch.finish())
+	}
+	req := cs.request(lim, in, scratch)
 	apiCtx, cancel := context.WithTimeout(ctx, apiWithin)
 	defer cancel()
 	ctr, err := testcontainers.GenericContainer(apiCtx, req)
 	if err != nil {
+		id := ""
 		if ctr != nil {
-			cs.c.remove(ctr.GetContainerID())
+			id = ctr.GetContainerID()
 		}
-		in.remove()
-		return nil, fmt.Errorf("creating the container: %w", err)
+		return fail(id, fmt.Errorf("creating the container: %w", err))
 	}
 	id := ctr.GetContainerID()
 	att, err := cs.c.cli.ContainerAttach(apiCtx, id, client.ContainerAttachOptions{Stream: true, Stdout: true, Stderr: true})
 	if err != nil {
-		cs.c.remove(id)
-		in.remove()
-		return nil, fmt.Errorf("attaching to the container: %w", err)
+		return fail(id, fmt.Errorf("attaching to the container: %w", err))
 	}
 	started := time.Now()
 	if err := ctr.Start(apiCtx); err != nil {
 		att.Close()
-		cs.c.remove(id)
-		in.remove()
-		return nil, fmt.Errorf("starting the container: %w", err)
+		return fail(id, fmt.Errorf("starting the container: %w", err))
 	}
 
 	p := &containerProcess{Ends: proc.NewEnds(in, newStream(streamBuffer), newStream(streamBuffer)),
 		c: cs.c, id: id, att: att.HijackedResponse, started: started,
-		copied: make(chan struct{}), memory: lim.Memory}
+		copied: make(chan struct{}), memory: lim.Memory, scratch: scratch}
 	go func() {
 		_, err := stdcopy.StdCopy(p.Out, p.ErrOut, att.Reader)
 		// Whatever the demultiplexer made of the rest, the connection is
@@ -280,9 +307,12 @@ func (cs *containerJob) mounts() []mount.Mount {
 }
 
 // request is the container of the job, under the limits lim: the program
-// as the slot's user, reading the pipe in as its stdin, no network, private IPC, a read-only root
-// with a 64 MiB /tmp, no capability, no new privileges, an init, no logs.
-func (cs *containerJob) request(lim Limits, in *stdinFIFO) testcontainers.GenericContainerRequest {
+// as the slot's user, reading the pipe in as its stdin, no network,
+// private IPC, a read-only root, no capability, no new privileges, an
+// init, no logs. Its /tmp and /dev/shm are the folders of scratch, the
+// run's in the job's workspace, or, when scratch is nil, a tmpfs of
+// DefaultScratchSize and the engine's own /dev/shm (64 MiB by default).
+func (cs *containerJob) request(lim Limits, in *stdinFIFO, scratch *runScratch) testcontainers.GenericContainerRequest {
 	spec := cs.spec
 	path := spec.Path
 	if !filepath.IsAbs(path) {
@@ -290,6 +320,13 @@ func (cs *containerJob) request(lim Limits, in *stdinFIFO) testcontainers.Generi
 	}
 	uid, gid := cs.c.user()
 	mounts := append(cs.mounts(), mount.Mount{Type: mount.TypeBind, Source: in.dir, Target: in.dir, ReadOnly: true})
+	tmpfs := map[string]string{"/tmp": fmt.Sprintf("rw,noexec,nosuid,nodev,size=%d", DefaultScratchSize)}
+	if scratch != nil {
+		tmpfs = nil
+		for _, f := range scratch.folders {
+			mounts = append(mounts, mount.Mount{Type: mount.TypeBind, Source: scratch.folder(f.path), Target: f.path})
+		}
+	}
 	pids := int64(lim.Procs)
 	init := true
 	return testcontainers.GenericContainerRequest{
@@ -310,7 +347,7 @@ func (cs *containerJob) request(lim Limits, in *stdinFIFO) testcontainers.Generi
 				// no segment of another job in sight, none left after it.
 				hc.IpcMode = "private"
 				hc.Mounts = mounts
-				hc.Tmpfs = map[string]string{"/tmp": "rw,noexec,nosuid,nodev,size=64m"}
+				hc.Tmpfs = tmpfs
 				hc.ReadonlyRootfs = true
 				hc.CapDrop = []string{"ALL"}
 				hc.SecurityOpt = []string{"no-new-privileges"}
@@ -331,6 +368,15 @@ func (cs *containerJob) request(lim Limits, in *stdinFIFO) testcontainers.Generi
 	}
 }
 
+// note writes a line to Notes.
+func (c *Container) note(line string) {
+	w := c.Notes
+	if w == nil {
+		w = os.Stderr
+	}
+	fmt.Fprintln(w, line)
+}
+
 // remove deletes a container, running or not.
 func (c *Container) remove(id string) {
 	ctx, cancel := context.WithTimeout(context.Background(), apiWithin)
@@ -346,6 +392,7 @@ type containerProcess struct {
 	att       client.HijackedResponse
 	copied    chan struct{} // closed when the output stream ended
 	memory    int64
+	scratch   *runScratch // the run's /tmp and /dev/shm, or nil
 	killOnce  sync.Once
 	killed    atomic.Bool // the grader killed it
 	started   time.Time
@@ -367,11 +414,19 @@ func (p *containerProcess) watch() {
 		}
 		exit = containerExit(code, oom, p.memory)
 	case err := <-wr.Error:
+		// The engine no longer says: the container goes, so that nothing
+		// of it writes in the run's scratch folders any more.
 		exit = proc.Exit{Code: -1, Err: fmt.Errorf("waiting for the container: %w", err)}
+		p.c.remove(p.id)
 	}
 	// Nothing reads the program's stdin any more: a write waiting for it
 	// ends, and so does every later one.
 	p.In.remove()
+	// The container's processes are gone: what its /tmp and /dev/shm
+	// held leaves the workspace before the run is over.
+	if err := p.scratch.finish(); err != nil {
+		p.c.note("container sandbox: " + err.Error())
+	}
 	p.End(exit)
 	// The last of the output, unless the engine keeps the stream open.
 	proc.Drain(p.copied, 5*time.Second, p.closeConn)

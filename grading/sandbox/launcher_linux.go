@@ -32,7 +32,7 @@ const (
 
 // Main is the sandbox launcher: the process sandbox runs every program as
 //
-//	LAUNCHER -uid U -gid G -nproc N -data BYTES -fsize BYTES -nofile N -dir DIR [-cgroup CG] [-ns -keep PATH...] -- PROGRAM ARGS...
+//	LAUNCHER -uid U -gid G -nproc N -data BYTES -fsize BYTES -nofile N -dir DIR [-cgroup CG] [-ns [-scratchdir RUN] -keep PATH...] -- PROGRAM ARGS...
 //
 // With -cgroup the program starts in the memory cgroup folder CG (the
 // grader made it and removes it); when the kernel killed a process there
@@ -42,7 +42,10 @@ const (
 // With -ns the launcher was started as the first process of new PID, mount
 // and network namespaces, and sets them up first (see enterNamespaces):
 // as their first process it also takes everything left in them down with
-// it when it exits. Without -ns, as root, it removes what user U left in
+// it when it exits. With -scratchdir, the program's /tmp, /var/tmp,
+// /dev/shm and /run/lock are the folders of RUN, a folder the grader made
+// in the job's workspace for this run (see newRunScratch) and removes
+// after it; without, each is a tmpfs of its own (see DefaultScratchSize). Without -ns, as root, it removes what user U left in
 // /tmp, /var/tmp and /dev/shm once the program's processes are gone.
 //
 // where LAUNCHER re-executes the lab binary (lab grade-class sandbox-exec,
@@ -75,7 +78,7 @@ func Main(args []string) int {
 		return fail("sandbox-exec: %v", err)
 	}
 	if o.ns {
-		if err := enterNamespaces(append(o.keep, o.dir), o.scratch, o.uid, o.gid); err != nil {
+		if err := enterNamespaces(append(o.keep, o.dir), o.scratchDir, o.scratch, o.uid, o.gid); err != nil {
 			return fail("%s%v", nsFailure, err)
 		}
 	}
@@ -146,7 +149,7 @@ func Main(args []string) int {
 type launchArgs struct {
 	uid, gid, nproc, nofile int
 	data, fsize, scratch    int64
-	dir, cgroup             string
+	dir, cgroup, scratchDir string
 	ns                      bool
 	keep                    []string // with ns: paths under /tmp the program needs
 	argv                    []string // the program and its arguments
@@ -164,7 +167,8 @@ func parseLaunch(args []string) (*launchArgs, error) {
 	nofile := fs.Int("nofile", 0, "RLIMIT_NOFILE (0: unchanged)")
 	dir := fs.String("dir", "", "working directory of the program")
 	ns := fs.Bool("ns", false, "the launcher runs in new PID, mount and network namespaces: set them up")
-	scratch := fs.Int64("scratch", DefaultScratchSize, "with -ns: the size of the private /tmp, /var/tmp and /dev/shm, in bytes")
+	scratch := fs.Int64("scratch", DefaultScratchSize, "with -ns and no -scratchdir: the size of the private /tmp, /var/tmp and /dev/shm, in bytes")
+	scratchDir := fs.String(strings.TrimPrefix(scratchDirFlag, "-"), "", "with -ns: the run's folder in the workspace that holds its /tmp, /var/tmp, /dev/shm and /run/lock")
 	cgroup := fs.String("cgroup", "", "the job's memory cgroup folder: the program starts in it")
 	var keep []string
 	fs.Func("keep", "with -ns: a path under /tmp the program needs (repeatable)", func(v string) error {
@@ -179,7 +183,7 @@ func parseLaunch(args []string) (*launchArgs, error) {
 		return nil, errors.New("no program to run")
 	}
 	return &launchArgs{uid: *uid, gid: *gid, nproc: *nproc, nofile: *nofile, data: *data, fsize: *fsize, scratch: *scratch,
-		dir: *dir, cgroup: *cgroup, ns: *ns, keep: keep, argv: argv}, nil
+		dir: *dir, cgroup: *cgroup, scratchDir: *scratchDir, ns: *ns, keep: keep, argv: argv}, nil
 }
 
 // takeLimits sets the resource limits on the launcher itself, for the

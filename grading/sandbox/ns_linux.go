@@ -23,12 +23,16 @@ import (
 const nsFlags = syscall.CLONE_NEWPID | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC
 
 // runLockSize caps the private /run/lock a program gets in the process
-// sandbox's namespaces: lock files are small.
+// sandbox's namespaces when its workspace is not a file system of its own:
+// lock files are small.
 const runLockSize = 1 << 20
 
 // DefaultScratchSize caps each of the private /tmp, /var/tmp and /dev/shm a
-// program gets in the process sandbox's namespaces, as Docker caps a
-// container's /dev/shm.
+// program gets in the process sandbox's namespaces when its workspace is
+// not a file system of its own (a Work folder the sandbox did not make):
+// each is then a tmpfs of its own of this size, as Docker caps a
+// container's /dev/shm. In a workspace the sandbox made, they are folders
+// of the workspace, under its cap (see DefaultWorkspaceSize).
 const DefaultScratchSize = 64 << 20
 
 // enterNamespaces makes the launcher's fresh namespaces (it is their first
@@ -36,26 +40,55 @@ const DefaultScratchSize = 64 << 20
 //
 //   - mounts stop propagating to the host;
 //   - /proc shows the namespace's processes only;
-//   - /dev/shm, /var/tmp and /tmp are empty tmpfs of size bytes each, and
-//     /run/lock one of runLockSize, which vanish with the namespace; each
-//     path of keep under /tmp (the submission, the workspace, a rig folder)
-//     is bound back from the host's, and nothing else of the host's /tmp;
+//   - /dev/shm, /var/tmp, /tmp and /run/lock are empty folders of the
+//     run's own, gone after it: with scratchDir (a run scratch folder in
+//     the job's workspace, see newRunScratch), its folders, bound in their
+//     place, so what the program writes there counts against the
+//     workspace's cap; without, tmpfs of size bytes each (/run/lock one of
+//     runLockSize), which vanish with the namespace. Each path of keep
+//     under /tmp (the submission, the workspace, a rig folder) is bound
+//     back from the host's, and nothing else of the host's /tmp;
 //   - each kept path below a folder user uid may not enter (root's 0700
 //     home) is reached through a tmpfs in that folder's place that holds
 //     only the way to it (see openWay);
 //   - the launcher's own program (the lab binary, the reference server)
 //     reads as empty and cannot be run;
 //   - the loopback interface is up, and it is the only one.
-func enterNamespaces(keep []string, size int64, uid, gid int) error {
+func enterNamespaces(keep []string, scratchDir string, size int64, uid, gid int) error {
+	// The run's folders are opened before anything is mounted: the
+	// workspace may lie under /tmp, which is about to be replaced.
+	var scratch map[string]int
+	if scratchDir != "" {
+		var err error
+		if scratch, err = openScratch(scratchDir, processScratch()); err != nil {
+			return err
+		}
+		defer func() {
+			for _, fd := range scratch {
+				syscall.Close(fd)
+			}
+		}()
+	}
 	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("making the mounts private: %w", err)
 	}
 	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("mounting a private /proc: %w", err)
 	}
-	tmpfs := func(dir string) error {
-		opts := fmt.Sprintf("size=%d,mode=1777", size)
-		if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
+	fresh := func(dir string) error {
+		flags := uintptr(syscall.MS_NOSUID | syscall.MS_NODEV)
+		if dir == "/run/lock" {
+			flags |= syscall.MS_NOEXEC
+		}
+		if fd, ok := scratch[dir]; ok {
+			return bindScratch(fd, dir, flags)
+		}
+		limit := size
+		if dir == "/run/lock" {
+			limit = runLockSize
+		}
+		opts := fmt.Sprintf("size=%d,mode=1777", limit)
+		if err := syscall.Mount("tmpfs", dir, "tmpfs", flags, opts); err != nil {
 			return fmt.Errorf("mounting a private %s: %w", dir, err)
 		}
 		return nil
@@ -64,18 +97,17 @@ func enterNamespaces(keep []string, size int64, uid, gid int) error {
 		if info, err := os.Stat(d); err == nil && info.IsDir() {
 			// A class under /var/tmp grades as one under /tmp: its kept
 			// paths are bound back into the fresh folder.
-			if err := privateScratch(d, keep, tmpfs); err != nil {
+			if err := privateScratch(d, keep, fresh); err != nil {
 				return err
 			}
 		}
 	}
 	if info, err := os.Stat("/run/lock"); err == nil && info.IsDir() {
-		opts := fmt.Sprintf("size=%d,mode=1777", runLockSize)
-		if err := syscall.Mount("tmpfs", "/run/lock", "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, opts); err != nil {
-			return fmt.Errorf("mounting a private /run/lock: %w", err)
+		if err := fresh("/run/lock"); err != nil {
+			return err
 		}
 	}
-	if err := privateTmp(keep, tmpfs); err != nil {
+	if err := privateTmp(keep, fresh); err != nil {
 		return err
 	}
 	if err := openWay(keep, uid, gid); err != nil {
@@ -91,34 +123,49 @@ func enterNamespaces(keep []string, size int64, uid, gid int) error {
 	return loopbackUp()
 }
 
-// privateTmp mounts a fresh /tmp and binds back, from the host's /tmp,
-// exactly each path of keep that lies under it (not its top folder, and
-// never /tmp itself: a keep equal to /tmp keeps nothing), creating the
-// folders above each one inside the fresh tmpfs with the host's owner and
-// mode. A path inside another kept one comes with it.
-func privateTmp(keep []string, tmpfs func(string) error) error {
-	return privateScratch("/tmp", keep, tmpfs)
+// bindScratch binds the folder open as fd (a folder of the run's scratch
+// folder) onto dir, with the mount flags flags.
+func bindScratch(fd int, dir string, flags uintptr) error {
+	src := "/proc/self/fd/" + strconv.Itoa(fd)
+	if err := syscall.Mount(src, dir, "", syscall.MS_BIND, ""); err != nil {
+		return fmt.Errorf("putting the run's own folder in the place of %s: %w", dir, err)
+	}
+	if err := syscall.Mount("", dir, "", syscall.MS_REMOUNT|syscall.MS_BIND|flags, ""); err != nil {
+		return fmt.Errorf("putting the run's own folder in the place of %s: %w", dir, err)
+	}
+	return nil
+}
+
+// privateTmp puts an empty /tmp of the run's own in place (fresh mounts
+// it) and binds back, from the host's /tmp, exactly each path of keep that
+// lies under it (not its top folder, and never /tmp itself: a keep equal
+// to /tmp keeps nothing), creating the folders above each one inside the
+// fresh /tmp with the host's owner and mode. A path inside another kept
+// one comes with it.
+func privateTmp(keep []string, fresh func(string) error) error {
+	return privateScratch("/tmp", keep, fresh)
 }
 
 // privateScratch is privateTmp for the scratch folder top (/tmp, /var/tmp,
 // /dev/shm).
-func privateScratch(top string, keep []string, tmpfs func(string) error) error {
+func privateScratch(top string, keep []string, fresh func(string) error) error {
 	rels := keptUnder(top, keep)
 	old, err := os.Open(top)
 	if err != nil {
 		return fmt.Errorf("opening %s: %w", top, err)
 	}
 	defer old.Close()
-	if err := tmpfs(top); err != nil {
+	if err := fresh(top); err != nil {
 		return err
 	}
 	return bindBack(top, "/proc/self/fd/"+strconv.Itoa(int(old.Fd())), rels, 0)
 }
 
-// bindBack binds each of rels (relative to top, a fresh tmpfs) back from
-// host, the folder top held before (an open descriptor's /proc path),
-// creating the folders on the way with mkParents (their host modes plus
-// extra). A path gone from host is skipped: nothing to keep.
+// bindBack binds each of rels (relative to top, a fresh folder: a tmpfs,
+// or a folder of the run's own) back from host, the folder top held
+// before (an open descriptor's /proc path), creating the folders on the
+// way with mkParents (their host modes plus extra). A path gone from host
+// is skipped: nothing to keep.
 func bindBack(top, host string, rels []string, extra os.FileMode) error {
 	for _, rel := range rels {
 		src := host + "/" + rel

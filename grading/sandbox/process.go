@@ -41,16 +41,23 @@ const (
 // and network namespaces (unless NoNamespaces is set, or the kernel refuses
 // them, when it carries on without): the program sees only its own
 // processes (not the grader's command line or environment), has a private
-// /proc, /tmp, /var/tmp and /dev/shm (tmpfs of DefaultScratchSize, gone
-// with the namespace, with the folders it needs under /tmp bound back), no
-// network but its own loopback, and cannot read or run the lab binary at
-// the path the launcher was started from. Each job's scratch folder
-// (LAB_WORK) is a tmpfs of its own of WorkspaceSize. The namespaces also
-// give it a System V IPC of its own (no segment, queue or semaphore of
-// another job in sight, and none left after it) and a private /run/lock.
-// Without namespaces, the launcher removes the slot user's System V
-// objects and its files in /tmp, /var/tmp, /dev/shm and /run/lock after
-// the job.
+// /proc, /tmp, /var/tmp, /dev/shm and /run/lock (with the folders it needs
+// under /tmp bound back), no network but its own loopback, and cannot
+// read or run the lab binary at the path the launcher was started from.
+// Each job's scratch folder (LAB_WORK) is a tmpfs of its own of
+// WorkspaceSize, and the private /tmp, /var/tmp, /dev/shm and /run/lock of
+// each run are empty folders made in it for the run and removed once the
+// run has ended (before Wait returns): LAB_WORK and every run's scratch
+// come out of that one cap (see DefaultWorkspaceSize), and nothing a run
+// left in its /tmp reaches the next run, nor any other job. (A Work folder
+// that is not a file system of its own, one Workspace did not make, keeps
+// them out of it: each is then a tmpfs of DefaultScratchSize, gone with
+// the namespace.) The namespaces also give it a System V IPC of its own
+// (no segment, queue or semaphore of another job in sight, and none left
+// after it). Without namespaces, the program writes in the machine's
+// /tmp, /var/tmp, /dev/shm and /run/lock, which no cap of the job's
+// covers (Limits.FileSize caps each file), and the launcher removes the
+// slot user's System V objects and its files there after the job.
 //
 // As root, each job also runs in a memory cgroup of its own (cgroup v2 when
 // it offers the memory controller, else v1), made under the grader's own
@@ -80,8 +87,9 @@ type Process struct {
 	// UIDBase and UIDCount override DefaultUIDBase and DefaultUIDCount
 	// when they are more than 0.
 	UIDBase, UIDCount int
-	// WorkspaceSize caps each job's scratch folder; 0 means
-	// DefaultWorkspaceSize (see there).
+	// WorkspaceSize caps each job's scratch space, as root: LAB_WORK and,
+	// in namespaces, each run's /tmp, /var/tmp, /dev/shm and /run/lock,
+	// which are folders of it. 0 means DefaultWorkspaceSize (see there).
 	WorkspaceSize int64
 
 	once   sync.Once
@@ -218,8 +226,17 @@ func (ps *processJob) Start(ctx context.Context) (proc.Process, error) {
 		args = append(args, "-nproc", strconv.Itoa(lim.Procs))
 	}
 	useNS := uid >= 0 && ps.sb.namespaces()
+	var scratch *runScratch
 	if useNS {
 		args = append(args, "-ns")
+		// The run's /tmp, /var/tmp, /dev/shm and /run/lock are folders
+		// of its workspace, under the job's cap, removed after the run.
+		if scratch, err = newRunScratch(spec.Work, processScratch()); err != nil {
+			return nil, err
+		}
+		if scratch != nil {
+			args = append(args, scratchDirFlag, scratch.dir)
+		}
 		// The grader's own folder stays in sight too: run scripts may name
 		// files beside it (a course's shared servers), as they could
 		// without namespaces, and a checkout under /tmp must grade alike.
@@ -233,7 +250,7 @@ func (ps *processJob) Start(ctx context.Context) (proc.Process, error) {
 	}
 	args = append(args, "--", spec.Path)
 	args = append(args, spec.Args...)
-	p, err := ps.start(ctx, args, useNS)
+	p, err := ps.start(ctx, args, useNS, scratch)
 	if useNS && err != nil && errors.Is(err, errNoNamespaces) {
 		// The kernel (or the container the grader runs in) refuses new
 		// namespaces: go on without them, for this start and, when it
@@ -241,7 +258,7 @@ func (ps *processJob) Start(ctx context.Context) (proc.Process, error) {
 		if !errors.Is(err, errNSSetup) {
 			ps.sb.noNamespaces.Store(true)
 		}
-		return ps.start(ctx, withoutNS(args), false)
+		return ps.start(ctx, withoutNS(args), false, nil)
 	}
 	return p, err
 }
@@ -272,7 +289,8 @@ var (
 	errNSSetup      = errors.New("the launcher could not set up its namespaces")
 )
 
-// withoutNS drops the -ns and -keep arguments of a launcher's command line.
+// withoutNS drops the -ns, -scratchdir and -keep arguments of a
+// launcher's command line.
 func withoutNS(args []string) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
@@ -280,7 +298,7 @@ func withoutNS(args []string) []string {
 		case args[i] == "--":
 			return append(out, args[i:]...)
 		case args[i] == "-ns":
-		case args[i] == "-keep":
+		case args[i] == "-keep", args[i] == scratchDirFlag:
 			i++
 		default:
 			out = append(out, args[i])
@@ -300,13 +318,22 @@ func (s *Process) namespaces() bool {
 // false at the first start, when the kernel refuses them.
 func (s *Process) Namespaces() bool { return s.namespaces() }
 
-func (ps *processJob) start(ctx context.Context, args []string, useNS bool) (proc.Process, error) {
+// start starts the launcher with args, in new namespaces with useNS, and
+// in a memory cgroup of the job's own when there can be one; scratch (nil
+// when none) is the run's scratch folder, which is finished (see
+// runScratch.finish) once the launcher has ended, or failed to start.
+func (ps *processJob) start(ctx context.Context, args []string, useNS bool, scratch *runScratch) (proc.Process, error) {
 	memory := ps.spec.Limits.orDefaults().Memory
 	cg := ps.sb.jobCgroup(memory)
 	if cg != nil {
 		args = withCgroup(args, cg.dir)
 	}
-	removeCg := func() {
+	cleanup := func() {
+		// Every process of the run is gone: the launcher, first in its
+		// PID namespace, took the rest down with it.
+		if err := scratch.finish(); err != nil {
+			ps.sb.note("process sandbox: " + err.Error())
+		}
 		if cg != nil {
 			if err := cg.remove(); err != nil {
 				ps.sb.note(err.Error())
@@ -317,9 +344,9 @@ func (ps *processJob) start(ctx context.Context, args []string, useNS bool) (pro
 	if cg != nil {
 		limit = max(memory, minCgroupMemory)
 	}
-	p, err := ps.launch(ctx, args, useNS, limit, removeCg)
+	p, err := ps.launch(ctx, args, useNS, limit, cleanup)
 	if err != nil {
-		removeCg()
+		cleanup()
 		return nil, err
 	}
 	return p, nil

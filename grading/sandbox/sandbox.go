@@ -16,6 +16,11 @@
 // Both give the program the same environment: LAB_WORK (and HOME) name a
 // writable scratch folder that the build step and every run of one
 // submission share, and a Go toolchain on PATH with its build cache there.
+// As root, both cap a job's scratch space as a whole: LAB_WORK and each
+// run's private /tmp and /dev/shm (and, in the process sandbox, /var/tmp
+// and /run/lock) are one file system of the job's, of WorkspaceSize (see
+// DefaultWorkspaceSize), so one student's files pin a known amount of
+// memory at most, summed over all its scenarios.
 package sandbox
 
 import (
@@ -59,6 +64,8 @@ type Limits struct {
 	// every process of a user); the container sandbox sets the pids limit.
 	Procs int
 	// FileSize caps the size of any file the program writes (RLIMIT_FSIZE).
+	// What all the files of a job hold together is capped apart from it,
+	// as root, by the workspace's size (see DefaultWorkspaceSize).
 	FileSize int64
 	// Files caps the files the program may have open (RLIMIT_NOFILE; at
 	// least MinFiles in the process sandbox).
@@ -132,9 +139,11 @@ type Sandbox interface {
 	// sandbox, at each Start.
 	Starter(spec Spec) proc.Starter
 	// Workspace creates dir as the scratch folder of a job in slot and
-	// hands it to the sandbox user of that slot. When goSeed names a Go
-	// build cache, the workspace's cache starts as a read-only copy of it
-	// (see WarmGoCache), so builds need not compile the standard library.
+	// hands it to the sandbox user of that slot; as root, it is the job's
+	// scratch cap, which each run's /tmp comes out of too (see
+	// DefaultWorkspaceSize). When goSeed names a Go build cache, the
+	// workspace's cache starts as a read-only copy of it (see
+	// WarmGoCache), so builds need not compile the standard library.
 	Workspace(dir string, slot int, goSeed string) error
 	// StartCost is how long starting one program takes on an unloaded
 	// machine; calibration allows it on top of a scenario's schedule.
@@ -276,12 +285,14 @@ func (b *cappedBuffer) String() string {
 	return s
 }
 
-// mkWorkspace creates dir (and its tmp folder), caps it at size bytes (a
-// tmpfs, when the grader is root; 0 means DefaultWorkspaceSize), copies the
-// Go cache seed into it, and gives dir and every folder in it to uid:gid
-// (when uid >= 0). Only that user may enter dir. Files from the seed stay
-// the grader's and read-only, so no job can change what another job's
-// cache holds.
+// mkWorkspace creates dir (and its tmp folder, the programs' TMPDIR),
+// caps it at size bytes (a tmpfs, when the grader is root; 0 means
+// DefaultWorkspaceSize), copies the Go cache seed into it (counted in the
+// cap: it cannot be linked across file systems), and gives dir and every
+// folder in it to uid:gid (when uid >= 0). Only that user may enter dir.
+// Files from the seed stay the grader's and read-only, so no job can
+// change what another job's cache holds. Each run's scratch folders are
+// made in dir later, one run at a time (see runScratch).
 func mkWorkspace(dir string, uid, gid int, goSeed string, size int64) error {
 	if size <= 0 {
 		size = DefaultWorkspaceSize

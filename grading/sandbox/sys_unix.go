@@ -21,12 +21,15 @@ func groupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: tru
 func killGroup(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
 
 // WorkspaceFull reports whether the job's scratch folder dir is a file
-// system of its own that has (almost) no room left: the submission filled
-// it.
+// system of its own that has (almost) no room left, or had none when one
+// of its runs ended (see filledBefore): the submission filled it.
 func WorkspaceFull(dir string) bool {
 	var dirSt, parentSt syscall.Stat_t
 	if syscall.Stat(dir, &dirSt) != nil || syscall.Stat(filepath.Dir(dir), &parentSt) != nil || dirSt.Dev == parentSt.Dev {
 		return false
+	}
+	if filledBefore(dir) {
+		return true
 	}
 	var fs syscall.Statfs_t
 	if syscall.Statfs(dir, &fs) != nil {
