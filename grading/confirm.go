@@ -56,15 +56,23 @@ func deadlineFailures(res *Result) []string {
 // Confirm grades lesson again when first has a verdict that rests on
 // deadlines alone (see NeedsConfirming), with every deadline ConfirmScale
 // times longer, so that a slow machine never costs a student a point: each
-// check whose failure rested on deadlines takes the rerun's verdict, so it
-// is charged only when it fails again, and every other check keeps its
-// first verdict. A first run that timed out as a whole is replaced by the
-// rerun when that did not time out; when it did, each check is confirmed
-// as above and the timeout stands. There is at most one rerun, so a
-// program that truly hangs still fails, at the cost of one run. The score
-// is worked out again, and Result.Confirmed and the outcome's detail say
-// what was confirmed. A first result with nothing to confirm is returned
-// as it is, with no rerun.
+// check whose failure rested on deadlines is charged only when it fails
+// again, and every other check keeps its first verdict. A first run that
+// timed out as a whole is replaced by the rerun when that did not time out
+// and cleared something; when it did, each check is confirmed as above
+// and the timeout stands. There is at most one rerun, so a program that
+// truly hangs still fails, at the cost of one run at most; the score is
+// worked out again, and Result.Confirmed and the outcome's detail say what
+// was confirmed. A first result with nothing to confirm is returned as it
+// is, with no rerun.
+//
+// The rerun plays first the scenario each deadline failure was first seen
+// in, and stops as soon as every one of those checks has failed again
+// (Options.First, Options.StopOnceFailed): a program that hangs again is
+// charged after the scenarios that show it, not after every deadline of
+// the lesson has run out once more at four times its length. A check is
+// cleared only by a rerun that played every scenario, so none of its
+// evidence is left unplayed.
 func Confirm(ctx context.Context, lesson Lesson, opts Options, first *Result) (*Result, error) {
 	if !NeedsConfirming(first) {
 		return first, nil
@@ -74,13 +82,18 @@ func Confirm(ctx context.Context, lesson Lesson, opts Options, first *Result) (*
 		scale = 1
 	}
 	opts.TimeScale = scale * ConfirmScale
+	rerun := deadlineFailures(first)
+	opts.First = firstScenarios(first, rerun)
+	opts.StopOnceFailed = rerun
 	second, err := lesson.Grade(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("confirming the deadline failures at time scale %g: %w", opts.TimeScale, err)
 	}
 	total := first.DurationMS + second.DurationMS
 	var res *Result
-	if first.Outcome.Kind == OutcomeTimeout && second.Outcome.Kind != OutcomeTimeout && (second.Gradable || !first.Gradable) {
+	if first.Outcome.Kind == OutcomeTimeout && second.Outcome.Kind != OutcomeTimeout && (second.Gradable || !first.Gradable) && !failedAgain(second, rerun) {
+		// Not every check failed again, so the rerun played every
+		// scenario: it is a whole run, which may stand for the first.
 		res = confirmTimeout(first, second, opts.TimeScale)
 	} else {
 		res = confirmChecks(first, second, opts.TimeScale)
@@ -88,6 +101,47 @@ func Confirm(ctx context.Context, lesson Lesson, opts Options, first *Result) (*
 	// The wall time is both runs': the rerun is part of grading.
 	res.DurationMS = total
 	return res, nil
+}
+
+// failedAgain reports whether every check of ids failed in second, the
+// rerun: then it may have stopped early (Options.StopOnceFailed), and
+// judged only some scenarios. It is false when ids is empty.
+func failedAgain(second *Result, ids []string) bool {
+	if len(ids) == 0 {
+		return false
+	}
+	for _, id := range ids {
+		j := slices.IndexFunc(second.Checks, func(c CheckResult) bool { return c.ID == id })
+		if j < 0 || second.Checks[j].Status != StatusFail {
+			return false
+		}
+	}
+	return true
+}
+
+// firstScenarios names, for each check of ids, the scenario its failure
+// in res was first seen in, as its message names it ("In scenario
+// 03-concurrent, ..."), in check order and each once: the scenarios most
+// likely to show again what the rerun confirms. It is a hint for the order
+// of the rerun and nothing more (see Options.First): a name that is not
+// one of the lesson's scenarios is passed over, and a check whose message
+// names none leaves the order to the lesson.
+func firstScenarios(res *Result, ids []string) []string {
+	var names []string
+	for _, c := range res.Checks {
+		if !slices.Contains(ids, c.ID) {
+			continue
+		}
+		rest, ok := strings.CutPrefix(c.Message, "In scenario ")
+		if !ok {
+			continue
+		}
+		name, _, ok := strings.Cut(rest, ", ")
+		if ok && name != "" && !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // confirmTimeout keeps the rerun of a first run that timed out as a whole,
@@ -108,8 +162,10 @@ func confirmTimeout(first, second *Result, scale float64) *Result {
 }
 
 // confirmChecks gives each check of first whose failure rested on
-// deadlines the rerun's verdict, keeps every other check's, and works the
-// score out again.
+// deadlines the rerun's verdict when the rerun did not fail it (it is
+// cleared), and keeps the first verdict, saying it was confirmed, of one
+// the rerun failed again; every other check keeps its first verdict, and
+// the score is worked out again.
 func confirmChecks(first, second *Result, scale float64) *Result {
 	rerun := deadlineFailures(first)
 	conf := &Confirmation{Scale: scale, Rerun: rerun}
@@ -123,13 +179,17 @@ func confirmChecks(first, second *Result, scale float64) *Result {
 		}
 		again := second.Checks[j]
 		if again.Status == StatusFail {
-			again.Message = strings.TrimSpace(again.Message + fmt.Sprintf(
+			// Charged: the first verdict stands, with all its evidence (the
+			// rerun may have stopped at the first scenario that failed it
+			// again), and says it was confirmed.
+			c.Message = strings.TrimSpace(c.Message + fmt.Sprintf(
 				" (This failure rested on a deadline, so the check was graded again with every deadline %g times longer; it failed again, so it is the program, not a slow machine.)", float64(ConfirmScale)))
-		} else {
-			conf.Cleared = append(conf.Cleared, c.ID)
-			if again.Status == StatusPass {
-				again.Message = fmt.Sprintf("Passed when graded again with every deadline %g times longer. The first run failed it only because a deadline passed: the machine was slow, not the program, so it costs no points.", float64(ConfirmScale))
-			}
+			first.Checks[i] = c
+			continue
+		}
+		conf.Cleared = append(conf.Cleared, c.ID)
+		if again.Status == StatusPass {
+			again.Message = fmt.Sprintf("Passed when graded again with every deadline %g times longer. The first run failed it only because a deadline passed: the machine was slow, not the program, so it costs no points.", float64(ConfirmScale))
 		}
 		first.Checks[i] = again
 	}
@@ -160,7 +220,7 @@ func confirmChecks(first, second *Result, scale float64) *Result {
 	if first.Outcome.Kind == OutcomeTimeout {
 		conf.Timeout = true
 		note = fmt.Sprintf(" The run was graded again with every deadline %g times longer, and %s, so the program, not a slow machine, is the cause.",
-			float64(ConfirmScale), timedOutAgain(second))
+			float64(ConfirmScale), timedOutAgain(second, rerun))
 		if len(conf.Cleared) > 0 {
 			note += fmt.Sprintf(" Of the checks that failed only on a deadline, %s (%s) passed the second time and %s no points.",
 				CountOf(len(conf.Cleared), "check", "checks"), strings.Join(conf.Cleared, ", "), Pick(len(conf.Cleared), "costs", "cost"))
@@ -171,12 +231,16 @@ func confirmChecks(first, second *Result, scale float64) *Result {
 }
 
 // timedOutAgain says how the rerun of a run that timed out ended, when it
-// did not clear it.
-func timedOutAgain(second *Result) string {
-	if second.Outcome.Kind == OutcomeTimeout {
+// did not clear it: it timed out again, could not be graded, or failed
+// again every check of rerun, those that had failed on a deadline.
+func timedOutAgain(second *Result, rerun []string) string {
+	switch {
+	case second.Outcome.Kind == OutcomeTimeout:
 		return "it timed out again"
+	case !second.Gradable || len(rerun) == 0:
+		return fmt.Sprintf("it could not be graded (%s)", second.Outcome.Kind)
 	}
-	return fmt.Sprintf("it could not be graded (%s)", second.Outcome.Kind)
+	return fmt.Sprintf("%s that had failed on a deadline failed again", Pick(len(rerun), "the check", "every check"))
 }
 
 // Summary says in a sentence, for a report, what was confirmed: which

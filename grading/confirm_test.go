@@ -2,6 +2,7 @@ package grading
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,8 @@ type scriptedLesson struct {
 	tallies []func() *Tally
 	outcome []OutcomeKind
 	scales  []float64
+	// opts are the options of every call.
+	opts []Options
 }
 
 func (l *scriptedLesson) Checks() []Check { return l.checks }
@@ -23,6 +26,7 @@ func (l *scriptedLesson) Checks() []Check { return l.checks }
 func (l *scriptedLesson) Grade(ctx context.Context, opts Options) (*Result, error) {
 	n := len(l.scales)
 	l.scales = append(l.scales, opts.TimeScale)
+	l.opts = append(l.opts, opts)
 	if n >= len(l.tallies) {
 		n = len(l.tallies) - 1
 	}
@@ -198,5 +202,115 @@ func TestConfirmRerunsATimeoutOnce(t *testing.T) {
 	}
 	if len(hung.scales) != 2 || res != first || res.Score != 2 || !strings.Contains(res.Outcome.Detail, "timed out again") {
 		t.Errorf("%d grades, score %d, detail %q: want one rerun, the first result kept", len(hung.scales), res.Score, res.Outcome.Detail)
+	}
+}
+
+func TestConfirmPlaysFirstWhereTheDeadlinesRanOutAndStopsOnceTheyFailAgain(t *testing.T) {
+	l := &scriptedLesson{checks: confirmChecksCatalogue, tallies: []func() *Tally{tallyOf(true, false), tallyOf(true, false)}}
+	first, _ := l.Grade(context.Background(), Options{})
+	if _, err := Confirm(context.Background(), l, Options{First: []string{"x"}, StopOnceFailed: []string{"y"}}, first); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.opts) != 2 {
+		t.Fatalf("%d grades, want 2", len(l.opts))
+	}
+	rerun := l.opts[1]
+	if strings.Join(rerun.First, ",") != "s" || strings.Join(rerun.StopOnceFailed, ",") != "exit-on-eof" {
+		t.Errorf("the rerun plays %v first and stops once %v failed: want [s] (where exit-on-eof failed), and [exit-on-eof]", rerun.First, rerun.StopOnceFailed)
+	}
+}
+
+func TestConfirmKeepsTheFirstVerdictOfACheckThatFailsAgain(t *testing.T) {
+	// The rerun stopped at the first scenario that failed the check again:
+	// its message names that one place, the first run's names them all.
+	again := func() *Tally {
+		t := NewTally()
+		t.Fail(Failure{Scenario: "b", What: "the server was still running 20s after its stdin closed", Deadline: true}, "exit-on-eof")
+		return t
+	}
+	everywhere := func() *Tally {
+		t := tallyOf(false, false)()
+		for _, sc := range []string{"b", "a", "c"} {
+			t.Fail(Failure{Scenario: sc, What: "the server was still running 5s after its stdin closed", Deadline: true}, "exit-on-eof")
+		}
+		return t
+	}
+	l := &scriptedLesson{checks: confirmChecksCatalogue, tallies: []func() *Tally{everywhere, again},
+		outcome: []OutcomeKind{OutcomeTimeout, OutcomeTimeout}}
+	first, _ := l.Grade(context.Background(), Options{})
+	want := check(t, first, "exit-on-eof").Message
+	res, err := Confirm(context.Background(), l, Options{}, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(l.opts[1].First, ",") != "b" {
+		t.Errorf("the rerun plays %v first: want [b], where the failure was first seen", l.opts[1].First)
+	}
+	c := check(t, res, "exit-on-eof")
+	if !strings.HasPrefix(c.Message, want+" (This failure rested on a deadline") || !strings.Contains(c.Message, "2 more places") || !strings.Contains(c.Message, "failed again") {
+		t.Errorf("exit-on-eof says %q: want the first run's message, every place, then that it failed again", c.Message)
+	}
+	if res.Score != 2 || res.Outcome.Kind != OutcomeTimeout || !strings.Contains(res.Outcome.Detail, "timed out again") {
+		t.Errorf("score %d, outcome %s (%s): want 2, the timeout confirmed", res.Score, res.Outcome.Kind, res.Outcome.Detail)
+	}
+}
+
+func TestConfirmNeverReplacesATimeoutWithARerunThatFailedItAllAgain(t *testing.T) {
+	// A rerun that failed every deadline check again may have stopped
+	// early: though it did not time out, it is no whole run to stand for
+	// the first, which is kept, its timeout confirmed.
+	l := &scriptedLesson{checks: confirmChecksCatalogue,
+		tallies: []func() *Tally{tallyOf(true, false), func() *Tally {
+			t := NewTally()
+			t.Fail(Failure{Scenario: "s", What: "the server exited with status 1 after its stdin closed"}, "exit-on-eof")
+			return t
+		}},
+		outcome: []OutcomeKind{OutcomeTimeout, OutcomeWrongAnswers}}
+	first, _ := l.Grade(context.Background(), Options{})
+	res, err := Confirm(context.Background(), l, Options{}, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res != first || res.Outcome.Kind != OutcomeTimeout || res.Score != 2 || len(res.Confirmed.Cleared) != 0 {
+		t.Errorf("outcome %s, score %d, confirmed %+v: want the first result, its timeout and exit-on-eof confirmed", res.Outcome.Kind, res.Score, res.Confirmed)
+	}
+	if !strings.Contains(res.Outcome.Detail, "the check that had failed on a deadline failed again") {
+		t.Errorf("detail %q does not say the deadline check failed again", res.Outcome.Detail)
+	}
+}
+
+func TestPlayOrder(t *testing.T) {
+	names := []string{"01", "02", "03", "04"}
+	for _, c := range []struct {
+		first []string
+		want  []int
+	}{
+		{nil, []int{0, 1, 2, 3}},
+		{[]string{"03"}, []int{2, 0, 1, 3}},
+		{[]string{"04", "nope", "02", "04"}, []int{3, 1, 0, 2}},
+	} {
+		if got := (Options{First: c.first}).PlayOrder(names); !slices.Equal(got, c.want) {
+			t.Errorf("first %v: order %v, want %v", c.first, got, c.want)
+		}
+	}
+}
+
+func TestEnoughAndMergeTallies(t *testing.T) {
+	a, b := NewTally(), NewTally()
+	a.Fail(Failure{Scenario: "a", What: "one"}, "x")
+	a.Skip("not here", "z")
+	b.Fail(Failure{Scenario: "b", What: "two"}, "x", "y")
+	b.Test("z")
+	ts := []*Tally{a, nil, b}
+	if (Options{}).Enough(ts) {
+		t.Error("enough with no StopOnceFailed")
+	}
+	if !(Options{StopOnceFailed: []string{"x", "y"}}).Enough(ts) || (Options{StopOnceFailed: []string{"x", "z"}}).Enough(ts) {
+		t.Error("enough should be whether every check named has failed")
+	}
+	m := MergeTallies(ts)
+	if len(m.Failures["x"]) != 2 || m.Failures["x"][0].Scenario != "a" || m.Failures["x"][1].Scenario != "b" ||
+		len(m.Failures["y"]) != 1 || !m.Tested["z"] || len(m.Skips["z"]) != 1 {
+		t.Errorf("merged %+v: want the failures of x in order a, b, y's, z tested and skipped once", m)
 	}
 }

@@ -39,4 +39,85 @@ type Options struct {
 	// server the lab plays (a client lesson's); nil means this lab
 	// binary's "relay" (see lab/clientplay.RelayCommand).
 	Relay []string
+	// First names grading scenarios to play before the others, in this
+	// order; the others follow in the lesson's order, and a name the
+	// lesson has no scenario of is passed over. The order changes nothing
+	// in the result: a kind judges each scenario's evidence, and keeps its
+	// transcript, in the lesson's order whatever order it played them in.
+	// It matters with StopOnceFailed, which it lets end sooner.
+	First []string
+	// StopOnceFailed, when set, ends the grade as soon as every check it
+	// names has failed in the scenarios played so far: the scenarios left
+	// are not played, and the result judges only those that were, so a
+	// check that did not fail in it may have failed in one not played.
+	// Confirm sets it, so that a program that hangs again is charged once
+	// the scenarios that show it have run, not after the whole lesson.
+	StopOnceFailed []string
+}
+
+// PlayOrder is the order in which a kind plays its scenarios, named
+// names in the lesson's order, under o: the indices of those o.First
+// names, in its order, then the rest in the lesson's (see Options.First).
+func (o Options) PlayOrder(names []string) []int {
+	order := make([]int, 0, len(names))
+	taken := make([]bool, len(names))
+	for _, f := range o.First {
+		for i, n := range names {
+			if n == f && !taken[i] {
+				order, taken[i] = append(order, i), true
+				break
+			}
+		}
+	}
+	for i := range names {
+		if !taken[i] {
+			order = append(order, i)
+		}
+	}
+	return order
+}
+
+// Enough reports whether the grade may stop now, with tallies the
+// evidence of the scenarios played so far: whether every check of
+// o.StopOnceFailed has failed in one of them (see Options.StopOnceFailed).
+// It is false when o.StopOnceFailed is empty.
+func (o Options) Enough(tallies []*Tally) bool {
+	if len(o.StopOnceFailed) == 0 {
+		return false
+	}
+	for _, c := range o.StopOnceFailed {
+		failed := false
+		for _, t := range tallies {
+			if t != nil && len(t.Failures[c]) > 0 {
+				failed = true
+				break
+			}
+		}
+		if !failed {
+			return false
+		}
+	}
+	return true
+}
+
+// MergeTallies is one tally holding the evidence of all of ts, in their
+// order: what judging their scenarios one after another into one tally
+// would have given. A nil tally (a scenario not played) adds nothing.
+func MergeTallies(ts []*Tally) *Tally {
+	out := NewTally()
+	for _, t := range ts {
+		if t == nil {
+			continue
+		}
+		for c, ok := range t.Tested {
+			out.Tested[c] = out.Tested[c] || ok
+		}
+		for c, fs := range t.Failures {
+			out.Failures[c] = append(out.Failures[c], fs...)
+		}
+		for c, why := range t.Skips {
+			out.Skips[c] = append(out.Skips[c], why...)
+		}
+	}
+	return out
 }

@@ -15,7 +15,9 @@ import (
 
 // gradeClient grades a client lesson: for each scenario the lab plays its
 // servers, gives the client their configuration and its commands, and
-// then judges the answers and every byte the client sent.
+// then judges the answers and every byte the client sent. It plays the
+// scenarios in the order opts.First asks for, stopping early under
+// opts.StopOnceFailed (see grading.Options).
 func gradeClient(ctx context.Context, lesson *Lesson, opts grading.Options, started time.Time) (*grading.Result, error) {
 	launch, err := clientplay.NewLaunch(opts.Student, clientplay.Options{Relay: opts.Relay, Servers: lesson.servers, MaxOutput: opts.MaxOutput})
 	if err != nil {
@@ -29,32 +31,59 @@ func gradeClient(ctx context.Context, lesson *Lesson, opts grading.Options, star
 	judged := judgesFor(lesson.Checks())
 	originalName := grading.Served(lesson.Checks(), judgeNameOriginalName)
 	res := &grading.Result{Lesson: lesson.Manifest().Number, Gradable: true}
-	t := grading.NewTally()
-	var runs []*clientRun
+	// Each scenario is judged into a tally of its own, and its events kept
+	// apart, so that whatever order opts asks for (grading.Options.First),
+	// the evidence is judged and the transcript kept in the lesson's order.
+	names := make([]string, len(lesson.Scenarios))
 	for i, sc := range lesson.Scenarios {
+		names[i] = sc.Name
+	}
+	tallies := make([]*grading.Tally, len(lesson.Scenarios))
+	judgedRuns := make([]*clientRun, len(lesson.Scenarios))
+	events := make([][]grading.Event, len(lesson.Scenarios))
+	var runs []*clientRun
+	// played puts what the scenarios played so far saw into res, in the
+	// lesson's order.
+	played := func() {
+		for i := range lesson.Scenarios {
+			res.Transcript = append(res.Transcript, events[i]...)
+			if judgedRuns[i] != nil {
+				runs = append(runs, judgedRuns[i])
+			}
+		}
+	}
+	for n, i := range opts.PlayOrder(names) {
+		sc := lesson.Scenarios[i]
 		var onEvent func(grading.Event)
 		if opts.OnEvent != nil {
 			onEvent = func(ev grading.Event) {
 				opts.OnEvent(ev.Scenario, client.Event{Kind: ev.Kind, Text: ev.Text, At: time.Duration(ev.AtMS) * time.Millisecond})
 			}
 		}
-		opts.ScenarioStarted(sc.Name, i+1, len(lesson.Scenarios), scenarioBudget(sc, opts.TimeScale))
+		opts.ScenarioStarted(sc.Name, n+1, len(lesson.Scenarios), scenarioBudget(sc, opts.TimeScale))
 		rec, err := launch.Play(ctx, sc, dir, opts.TimeScale, onEvent)
 		opts.ScenarioEnded(sc.Name)
 		if err != nil {
 			return nil, fmt.Errorf("playing scenario %s: %w", sc.Name, err)
 		}
 		run := judgedRun(rec)
-		res.Transcript = append(res.Transcript, sortedEvents(run.Events)...)
+		events[i] = sortedEvents(run.Events)
 		if run.StartErr != nil {
+			played()
 			return res.CouldNotStart(lesson.Checks(), "the client could not be started: "+run.StartErr.Error(), started), nil
 		}
-		runs = append(runs, run)
-		judgeClientExpected(run, t, originalName)
+		judgedRuns[i] = run
+		tallies[i] = grading.NewTally()
+		judgeClientExpected(run, tallies[i], originalName)
 		for _, judge := range judged {
-			judge(run, t)
+			judge(run, tallies[i])
+		}
+		if opts.Enough(tallies) {
+			break
 		}
 	}
+	played()
+	t := grading.MergeTallies(tallies)
 	res.Judge(lesson.Checks(), t)
 	res.Outcome = classifyClient(runs, res)
 	res.DurationMS = time.Since(started).Milliseconds()

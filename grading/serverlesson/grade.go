@@ -134,8 +134,9 @@ func load(m *lessons.Manifest, root fs.FS, base string, checks []grading.Check) 
 	return &Lesson{LessonBase: grading.NewLessonBase(m, checks), Scenarios: scenarios}, nil
 }
 
-// Grade plays the lesson's scenarios against the server and judges it. The
-// error is for the lab's own failures (a broken lesson, a cancelled ctx);
+// Grade plays the lesson's scenarios against the server and judges it,
+// in the order opts.First asks for, stopping early under
+// opts.StopOnceFailed (see grading.Options). The error is for the lab's own failures (a broken lesson, a cancelled ctx);
 // a server that cannot be started gives a Result with Gradable false.
 func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading.Result, error) {
 	started := time.Now()
@@ -157,7 +158,6 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 	perScenario, perGrade := judges(lesson.Checks())
 	ids := servedBy(lesson.Checks())
 	res := &grading.Result{Lesson: lesson.Manifest().Number, Gradable: true, Seed: seed}
-	t := grading.NewTally()
 	var runs []*evidence
 	probeOpts := client.Options{TimeScale: opts.TimeScale, MaxOutput: opts.MaxOutput}
 	if opts.OnEvent != nil {
@@ -185,39 +185,70 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 			return couldNotStartWith(res, lesson.Checks(), why, probe, started), nil
 		}
 	}
+	// Each scenario is judged into a tally of its own, and its transcript
+	// kept apart, so that whatever order opts asks for (Options.First),
+	// the evidence is judged and the transcript kept in the lesson's order.
+	names := make([]string, len(scenarios))
 	for i, sc := range scenarios {
+		names[i] = sc.Name
+	}
+	tallies := make([]*grading.Tally, len(scenarios))
+	evs := make([]*evidence, len(scenarios))
+	events := make([][]grading.Event, len(scenarios))
+	orders := make([][]grading.AssertedOrder, len(scenarios))
+	// played puts what the scenarios played so far saw into res, in the
+	// lesson's order.
+	played := func() {
+		for i := range scenarios {
+			res.Transcript = append(res.Transcript, events[i]...)
+			res.Orders = append(res.Orders, orders[i]...)
+			if evs[i] != nil {
+				runs = append(runs, evs[i])
+			}
+		}
+	}
+	for n, i := range opts.PlayOrder(names) {
+		sc := scenarios[i]
 		co := client.Options{Ready: ScenarioReadiness(lesson.Manifest()), TimeScale: opts.TimeScale, MaxOutput: opts.MaxOutput}
 		if opts.OnEvent != nil {
 			name := sc.Name
 			co.OnEvent = func(ev client.Event) { opts.OnEvent(name, ev) }
 		}
-		opts.ScenarioStarted(sc.Name, i+1, len(scenarios), ScenarioBudget(sc, opts.TimeScale))
+		opts.ScenarioStarted(sc.Name, n+1, len(scenarios), ScenarioBudget(sc, opts.TimeScale))
 		run, err := client.Play(ctx, sc, opts.Student, co)
 		opts.ScenarioEnded(sc.Name)
 		if err != nil {
 			return nil, fmt.Errorf("playing scenario %s: %w", sc.Name, err)
 		}
 		for _, ev := range run.Events {
-			res.Transcript = append(res.Transcript, grading.Event{Scenario: sc.Name, AtMS: ev.At.Milliseconds(), Kind: ev.Kind, Text: ev.Text})
+			events[i] = append(events[i], grading.Event{Scenario: sc.Name, AtMS: ev.At.Milliseconds(), Kind: ev.Kind, Text: ev.Text})
 		}
 		if run.StartErr != nil {
+			played()
 			return res.CouldNotStart(lesson.Checks(), "the server could not be started: "+run.StartErr.Error(), started), nil
 		}
 		// The scenario was played with ScenarioReadiness: judge its start by
 		// that (a probe lesson's start is judged on the probe's run above).
 		if why := notStarted(run, ScenarioReadiness(lesson.Manifest()), hiderOf(opts.Student)); why != "" {
+			played()
 			return couldNotStartWith(res, lesson.Checks(), why, run, started), nil
 		}
 		ev, err := newEvidence(run, sc, ids)
 		if err != nil {
 			return nil, fmt.Errorf("lesson %d: %w", lesson.Manifest().Number, err)
 		}
-		runs = append(runs, ev)
-		res.Orders = append(res.Orders, assertedOrders(sc)...)
+		evs[i] = ev
+		orders[i] = assertedOrders(sc)
+		tallies[i] = grading.NewTally()
 		for _, j := range perScenario {
-			j(ev, t)
+			j(ev, tallies[i])
+		}
+		if opts.Enough(tallies) {
+			break
 		}
 	}
+	played()
+	t := grading.MergeTallies(tallies)
 	for _, j := range perGrade {
 		j(runs, t)
 	}
