@@ -24,6 +24,10 @@ import (
 // server SDK v2.
 const nodeServerDir = "node-server"
 
+// nodeServerV1Dir is the folder of the helpdesk on the pinned TypeScript
+// SDK's v1 line, @modelcontextprotocol/sdk.
+const nodeServerV1Dir = "node-server-v1"
+
 // sdkGrades is how many times each SDK helpdesk is graded: every grade must
 // fail the same checks, with the same score.
 const sdkGrades = 5
@@ -38,10 +42,11 @@ type sdkPeer struct {
 	command func(t *testing.T) proc.Command
 }
 
-// sdkPeers are the three SDK helpdesks: go-sdk and mcp-go at the versions
+// sdkPeers are the four SDK helpdesks: go-sdk and mcp-go at the versions
 // go.mod pins (the benchmark's peers, built by goPeers, see
-// helpdesk_bench_test.go), and the TypeScript SDK v2 at the version
-// node-server/package-lock.json pins.
+// helpdesk_bench_test.go), the TypeScript SDK v2 at the version
+// node-server/package-lock.json pins, and the TypeScript SDK v1 at the
+// version node-server-v1/package-lock.json pins.
 func sdkPeers(goPeers func(t *testing.T) string) []sdkPeer {
 	goPeer := func(sdk string) func(t *testing.T) proc.Command {
 		return func(t *testing.T) proc.Command {
@@ -51,23 +56,31 @@ func sdkPeers(goPeers func(t *testing.T) string) []sdkPeer {
 	return []sdkPeer{
 		{name: "go-sdk v1.8.0", command: goPeer("go-sdk")},
 		{name: "mcp-go v1.2.1", command: goPeer("mcp-go")},
-		{name: "TypeScript server 2.4.0", command: func(t *testing.T) proc.Command {
-			if err := nodeServer(); err != nil {
-				if err == errNoNode {
-					t.Skip(err)
-				}
-				t.Fatal(err)
+		{name: "TypeScript server 2.4.0", command: nodePeer(nodeServerDir, nodeServer)},
+		{name: "TypeScript SDK 1.32.2", command: nodePeer(nodeServerV1Dir, nodeServerV1)},
+	}
+}
+
+// nodePeer is the command of the helpdesk.mjs in the folder dir (of
+// interop), once install has installed that folder's pinned packages. A
+// machine without Node skips the test that asks for it.
+func nodePeer(dir string, install func() error) func(t *testing.T) proc.Command {
+	return func(t *testing.T) proc.Command {
+		if err := install(); err != nil {
+			if err == errNoNode {
+				t.Skip(err)
 			}
-			node, err := exec.LookPath("node")
-			if err != nil {
-				t.Skip(errNoNode)
-			}
-			script, err := filepath.Abs(filepath.Join(nodeServerDir, "helpdesk.mjs"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return proc.Command{Path: node, Args: []string{script, lessonData(t)}}
-		}},
+			t.Fatal(err)
+		}
+		node, err := exec.LookPath("node")
+		if err != nil {
+			t.Skip(errNoNode)
+		}
+		script, err := filepath.Abs(filepath.Join(dir, "helpdesk.mjs"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return proc.Command{Path: node, Args: []string{script, lessonData(t)}}
 	}
 }
 
@@ -80,6 +93,10 @@ func lessonData(t *testing.T) string {
 // binary: `npm ci` runs only when node_modules was not installed from the
 // package-lock.json as it is now.
 var nodeServer = sync.OnceValue(func() error { return npmInstall(nodeServerDir) })
+
+// nodeServerV1 installs the pinned TypeScript SDK v1 the same way, once per
+// test binary.
+var nodeServerV1 = sync.OnceValue(func() error { return npmInstall(nodeServerV1Dir) })
 
 // TestLesson2SDKServers grades each SDK helpdesk with lesson 2's checks
 // sdkGrades times. Each grade must fail exactly the checks README.md's table
@@ -111,7 +128,7 @@ func TestLesson2SDKServers(t *testing.T) {
 			results := make([]*grading.Result, sdkGrades)
 			errs := make([]error, sdkGrades)
 			var grades sync.WaitGroup
-			// Fifteen grades of three SDKs run at once beside the rest of CI:
+			// Twenty grades of four SDKs run at once beside the rest of CI:
 			// deadlines × 4, so a Node server slowed by that load still exits
 			// within its deadline (at × 2 one took over 4 s in CI).
 			for i := range sdkGrades {

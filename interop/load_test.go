@@ -47,7 +47,10 @@ func TestSDKServersPlainGradeUnderLoad(t *testing.T) {
 	for _, p := range sdkPeers(goPeers) {
 		t.Run(p.name, func(t *testing.T) {
 			t.Parallel()
-			want := table[p.name]
+			want, ok := table[p.name]
+			if !ok {
+				t.Fatalf("README.md's table %q has no column for %s", sdkTableHeading, p.name)
+			}
 			cmd := p.command(t)
 			confirmed := 0
 			for i := range grades {
