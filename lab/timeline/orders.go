@@ -11,7 +11,7 @@ import (
 
 // This file marks on a server lesson's timeline the orders its scenario
 // asserts ("the answer to 2 before the answer to 1"), whether the server
-// kept them or not; the overtakes joinServer notes are what happened, these
+// kept them or not; the overtakes noteOvertake notes are what happened, these
 // are what the lesson asks.
 
 // Colours of an asserted order, as SVG presentation attributes: the page's
@@ -21,15 +21,15 @@ const (
 	assertedBrokenColour = "#c62828"
 )
 
-// tlAsserted is one order the scenario asserts, with what happened.
-type tlAsserted struct {
+// assertedOrder is one order the scenario asserts, with what happened.
+type assertedOrder struct {
 	First, Then string // the two ids, as the scenario writes them
 	State       string // "kept", or "broken" (then came first, or first never came)
 	Text        string // what the lesson asserts and what happened, in words
 	D           string // the arc joining the two answers, when both are drawn
 	Colour      string
 	Dash        string // stroke-dasharray of the arc: "" when kept
-	Tag         *tlTag // the label drawn, or nil when neither answer is drawn
+	Tag         *tag   // the label drawn, or nil when neither answer is drawn
 	Anchor      string // the label's text-anchor: middle over an arc, start beside a mark
 }
 
@@ -41,7 +41,7 @@ func firstAnswers(events []event.Event) map[string]int {
 		if e.Kind != event.Answer {
 			continue
 		}
-		msg := parseMessage(e.Text)
+		msg := lineMessage(e)
 		if !msg.object || !msg.hasID || !msg.response {
 			continue
 		}
@@ -57,20 +57,20 @@ func firstAnswers(events []event.Event) map[string]int {
 // words, and on the timeline an arc from the answer that must come first to
 // the one that must come after (green when kept, dashed red when not), or a
 // tag beside the one answer that came.
-func markAsserted(t *tlScenario, events []event.Event, marks []*tlMark, orders []Order) {
+func markAsserted(t *scenarioTimeline, events []event.Event, marks []*mark, orders []Order) {
 	if len(orders) == 0 {
 		return
 	}
 	answers := firstAnswers(events)
 	for _, o := range orders {
 		a, okFirst, b, okThen := o.answered(answers)
-		m := tlAsserted{First: o.First, Then: o.Then, State: "kept", Colour: assertedKeptColour}
+		m := assertedOrder{First: o.First, Then: o.Then, State: "kept", Colour: assertedKeptColour}
 		if !o.kept(a, okFirst, b, okThen) {
 			m.State, m.Colour, m.Dash = "broken", assertedBrokenColour, "4 2"
 		}
 		m.Text = assertedText(o, events, a, okFirst, b, okThen)
 		label := fmt.Sprintf("asserted: %s before %s", o.First, o.Then)
-		var first, then *tlMark
+		var first, then *mark
 		if okFirst && marks[a].Drawn {
 			first = marks[a]
 		}
@@ -83,11 +83,11 @@ func markAsserted(t *tlScenario, events []event.Event, marks []*tlMark, orders [
 			x2, y2 := then.X+then.W/2, then.Y
 			top := min(y1, y2) - 12
 			m.D = fmt.Sprintf("M%.1f %.1f C%.1f %.1f %.1f %.1f %.1f %.1f", x1, y1, x1, top, x2, top, x2, y2)
-			m.Tag, m.Anchor = &tlTag{X: (x1 + x2) / 2, Y: top - 1, Text: label}, "middle"
+			m.Tag, m.Anchor = &tag{X: (x1 + x2) / 2, Y: top - 1, Text: label}, "middle"
 		case first != nil:
-			m.Tag, m.Anchor = &tlTag{X: first.X + first.W + 2, Y: first.Y - 2, Text: label + " (no answer to " + o.Then + ")"}, "start"
+			m.Tag, m.Anchor = &tag{X: first.X + first.W + 2, Y: first.Y - 2, Text: label + " (no answer to " + o.Then + ")"}, "start"
 		case then != nil:
-			m.Tag, m.Anchor = &tlTag{X: then.X + then.W + 2, Y: then.Y - 2, Text: label + " (no answer to " + o.First + ")"}, "start"
+			m.Tag, m.Anchor = &tag{X: then.X + then.W + 2, Y: then.Y - 2, Text: label + " (no answer to " + o.First + ")"}, "start"
 		}
 		t.Asserted = append(t.Asserted, m)
 	}

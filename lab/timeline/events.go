@@ -1,0 +1,184 @@
+package timeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/mcplab/mcplab/lab/event"
+)
+
+// This file is the one place the package reads what an event's text says:
+// the server a rig event names, the JSON-RPC message a text holds, a note
+// that says a wait ran out, and the lines the grader's chunks on stdin
+// make. The rest of the package asks these functions and never looks
+// inside a text itself (beyond drawing it), so when events carry these
+// facts as fields of their own, this file is the one to replace.
+
+// deadlineNote matches the grader's notes that say a wait ran out.
+var deadlineNote = regexp.MustCompile(`(?i)\bno answer\b|\bwithin [0-9]|\btimed out\b|\bdeadline\b|\bgave up\b|\bdid not end\b`)
+
+// serverPrefix matches the name#connection prefix of a rig event.
+var serverPrefix = regexp.MustCompile(`^([^\s#]+)#[0-9]+ `)
+
+// ClientTranscript reports whether events are a client lesson's: they
+// hold the rig's events (what the client sent the servers the lab played,
+// and what they answered). Its lanes and joins are a client's.
+func ClientTranscript(events []event.Event) bool {
+	for _, e := range events {
+		switch e.Kind {
+		case event.ToServer, event.FromServer, event.Rig:
+			return true
+		}
+	}
+	return false
+}
+
+// serverOf is the name of the server a rig event's "name#n " prefix
+// names, or "" when its text has none.
+func serverOf(e event.Event) string {
+	if m := serverPrefix.FindStringSubmatch(e.Text); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// deadlineRanOut reports whether e is a note of the grader's that says a
+// wait ran out.
+func deadlineRanOut(e event.Event) bool {
+	return e.Kind == event.Note && deadlineNote.MatchString(e.Text)
+}
+
+// payload is an event's message without a rig event's "name#n " prefix and
+// an HTTP request's "[headers] " part.
+func payload(e event.Event) string {
+	t := e.Text
+	if m := serverPrefix.FindStringIndex(t); m != nil {
+		t = t[m[1]:]
+	}
+	if strings.HasPrefix(t, "[") {
+		if i := strings.Index(t, "] {"); i >= 0 {
+			t = t[i+2:]
+		}
+	}
+	return strings.TrimSpace(t)
+}
+
+// message is the id and method of a JSON-RPC message, when the text is one.
+type message struct {
+	object   bool
+	hasID    bool
+	id       string // the id re-encoded, so 1 and 1.0 differ but spacing does not
+	method   string
+	response bool
+}
+
+// lineMessage is the message of a line the program wrote on stdout: its
+// whole text.
+func lineMessage(e event.Event) message { return parseMessage(e.Text) }
+
+// rigMessage is the message of a rig event: its payload.
+func rigMessage(e event.Event) message { return parseMessage(payload(e)) }
+
+// parseMessage reads the id and method of the JSON-RPC message s; a text
+// that is not a JSON object gives the zero message.
+func parseMessage(s string) message {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		return message{}
+	}
+	out := message{object: true}
+	if raw, ok := m["id"]; ok {
+		out.hasID = true
+		var b bytes.Buffer
+		if json.Compact(&b, raw) == nil {
+			out.id = b.String()
+		}
+	}
+	if raw, ok := m["method"]; ok {
+		_ = json.Unmarshal(raw, &out.method)
+	}
+	_, res := m["result"]
+	_, errf := m["error"]
+	out.response = res || errf
+	return out
+}
+
+// canonicalJSON is s decoded and encoded again (object keys sorted), or ""
+// when s is not JSON.
+func canonicalJSON(s string) string {
+	var v any
+	if err := json.Unmarshal([]byte(strings.TrimSpace(s)), &v); err != nil {
+		return ""
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// newlineOffsets is the offset of each newline inside a chunk's text.
+func newlineOffsets(e event.Event) []int {
+	var at []int
+	for i := 0; i < len(e.Text); i++ {
+		if e.Text[i] == '\n' {
+			at = append(at, i)
+		}
+	}
+	return at
+}
+
+// endsInsideLine reports whether a chunk ends inside a line: the rest of
+// the line comes in a later write.
+func endsInsideLine(e event.Event) bool {
+	return !strings.HasSuffix(e.Text, "\n") && e.Text != ""
+}
+
+// stdinLine is one line of what the grader wrote, with the writes that hold it.
+type stdinLine struct {
+	n          int
+	text       string
+	first      int // index in the scenario of the write it starts in
+	last       int // index of the write holding its newline
+	endOffset  int // offset of the newline inside the last write
+	msg        message
+	answeredBy int // index of the answer joined to it, or -1
+}
+
+// splitLines rebuilds the lines the grader wrote from the chunks of a
+// scenario, noting the writes each one spans. Blank lines are left out.
+func splitLines(events []event.Event) []*stdinLine {
+	var lines []*stdinLine
+	var pending []byte
+	start := -1
+	n := 0
+	for ei, e := range events {
+		if e.Kind != event.Send {
+			continue
+		}
+		text := e.Text
+		for off := 0; off < len(text); {
+			if start < 0 {
+				start = ei
+			}
+			nl := strings.IndexByte(text[off:], '\n')
+			if nl < 0 {
+				pending = append(pending, text[off:]...)
+				break
+			}
+			pending = append(pending, text[off:off+nl]...)
+			n++
+			l := &stdinLine{n: n, text: string(pending), first: start, last: ei, endOffset: off + nl, answeredBy: -1}
+			l.msg = parseMessage(l.text)
+			if strings.TrimSpace(l.text) != "" {
+				lines = append(lines, l)
+			}
+			pending = pending[:0]
+			start = -1
+			off += nl + 1
+		}
+	}
+	return lines
+}
