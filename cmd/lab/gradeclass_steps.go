@@ -132,7 +132,7 @@ func (r *classRun) loadEarlier() error {
 	if err1 != nil || err2 != nil || a == b {
 		return usagef("-out must be a new folder, not the -resume-from one: the earlier results are kept until the new run is done")
 	}
-	earlier, err := class.LoadEarlier(c.resumeFrom, r.with)
+	earlier, err := class.LoadEarlierOf(c.resumeFrom, r.with, r.lesson.Checks())
 	if err != nil {
 		return usageError{"-resume-from: " + err.Error()}
 	}
