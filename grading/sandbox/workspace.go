@@ -23,12 +23,19 @@ import (
 // scratch space (see WorkspaceFull), even when the room came back with
 // the end of the run that filled it.
 //
+// 512 MiB is ample: the build of the largest Go starter (lesson 3's
+// client) needs 150 MiB at its peak with the seed cache (185 MiB with
+// none) and leaves 101 MiB (98 MiB) in LAB_WORK; a lesson 1 or 2 server's
+// build needs 46 MiB (77 MiB) and leaves 45 MiB (40 MiB), as
+// TestMeasureGoStarterBuild measures. That is 2.7 times the largest peak,
+// and 400 MiB or more for the runs once the build is done.
+//
 // Without root there is no tmpfs: LAB_WORK is a plain folder on the
 // grader's disk, capped in total by nothing (Limits.FileSize caps each
 // file), and the programs use the machine's /tmp (the process sandbox)
 // or a tmpfs /tmp of DefaultScratchSize of their own (the container
 // sandbox).
-const DefaultWorkspaceSize = 1 << 30
+const DefaultWorkspaceSize = 512 << 20
 
 // fullBelow is the free space under which a workspace counts as full,
 // at the end of any run of the job, or when asked (see WorkspaceFull).
