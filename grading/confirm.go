@@ -137,6 +137,13 @@ func firstScenarios(res *Result, ids []string) []string {
 			continue
 		}
 		name, _, ok := strings.Cut(rest, ", ")
+		if strings.Count(name, "(") > strings.Count(name, ")") {
+			// A sweep's name holds ", " in its parenthesis:
+			// "sweep-1-of-4 (cuts 42, one byte per write)".
+			if i := strings.Index(rest, "), "); i >= 0 {
+				name = rest[:i+1]
+			}
+		}
 		if ok && name != "" && !slices.Contains(names, name) {
 			names = append(names, name)
 		}

@@ -314,3 +314,17 @@ func TestEnoughAndMergeTallies(t *testing.T) {
 		t.Errorf("merged %+v: want the failures of x in order a, b, y's, z tested and skipped once", m)
 	}
 }
+
+func TestFirstScenariosReadsTheNameOfTheFirstPlace(t *testing.T) {
+	res := &Result{Checks: []CheckResult{
+		{ID: "a", Message: "In scenario 03-concurrent, line 2 got nothing."},
+		{ID: "b", Message: "In scenario sweep-1-of-4 (cuts 42, one byte per write), 1 of the 11 lines got no answer."},
+		{ID: "c", Message: "In scenario 03-concurrent, the order of ids 2 and 1."},
+		{ID: "d", Message: "The server wrote nothing at all to stderr in any scenario."},
+		{ID: "e", Message: "In scenario 09-id-true, not asked for."},
+	}}
+	got := firstScenarios(res, []string{"a", "b", "c", "d"})
+	if want := []string{"03-concurrent", "sweep-1-of-4 (cuts 42, one byte per write)"}; !slices.Equal(got, want) {
+		t.Errorf("first scenarios %q, want %q", got, want)
+	}
+}
