@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -74,10 +75,21 @@ func statedScore(t *testing.T, m *lessons.Manifest, lang string) (int, int) {
 	return 0, 0
 }
 
+// ciStep is the grading step of one CI's configuration, to run as CI
+// would (see runCI), and what to check of its exit status and output.
+type ciStep struct {
+	name   string
+	dir    string
+	script string
+	vars   map[string]string
+	extra  []string
+	check  func(t *testing.T, code int, out string)
+}
+
 // runCI runs shell lines as CI would, in dir, with the freshly built lab
-// first on PATH, and returns the exit status and output.
-func runCI(t *testing.T, dir, labDir, script string, vars map[string]string, extra ...string) (int, string) {
-	t.Helper()
+// first on PATH, and returns the exit status and output. It touches no
+// testing.T, so that the steps of both CIs can run at once (runSteps).
+func runCI(dir, labDir, script string, vars map[string]string, extra ...string) (int, string, error) {
 	cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PATH="+labDir+string(os.PathListSeparator)+os.Getenv("PATH"))
@@ -87,13 +99,38 @@ func runCI(t *testing.T, dir, labDir, script string, vars map[string]string, ext
 	cmd.Env = append(cmd.Env, "LAB_TIME_SCALE="+testScale)
 	cmd.Env = append(cmd.Env, extra...)
 	out, err := cmd.CombinedOutput()
-	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
+		return ee.ExitCode(), string(out), nil
 	} else if err != nil {
-		t.Fatalf("running the CI step: %v", err)
+		return 0, string(out), fmt.Errorf("running the CI step: %w", err)
 	}
-	return code, string(out)
+	return 0, string(out), nil
+}
+
+// runSteps runs the CI steps at once, each in its own folder, then checks
+// each one's exit status and output. A grading step mostly waits on the
+// lesson's deadlines, so two at once take the time of one.
+func runSteps(t *testing.T, labDir string, steps []ciStep) {
+	t.Helper()
+	type done struct {
+		code int
+		out  string
+		err  error
+	}
+	results := make([]done, len(steps))
+	var wg sync.WaitGroup
+	for i, s := range steps {
+		wg.Go(func() {
+			results[i].code, results[i].out, results[i].err = runCI(s.dir, labDir, s.script, s.vars, s.extra...)
+		})
+	}
+	wg.Wait()
+	for i, s := range steps {
+		if results[i].err != nil {
+			t.Fatalf("%s: %v\n%s", s.name, results[i].err, results[i].out)
+		}
+		s.check(t, results[i].code, results[i].out)
+	}
 }
 
 // TestAssignmentCI writes every lesson's assignment in every language,
@@ -102,6 +139,9 @@ func runCI(t *testing.T, dir, labDir, script string, vars map[string]string, ext
 // README states, in GitHub's Points line and job summary and in GitLab's
 // JUnit report.
 func TestAssignmentCI(t *testing.T) {
+	// Its own lab and folders: its starters' grades, which mostly wait on
+	// the lessons' deadlines, overlap the other tests that do.
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: builds the lab and grades six starters twice")
 	}
@@ -143,6 +183,7 @@ func testAssignment(t *testing.T, m *lessons.Manifest, lang, labDir string) {
 	if want.score < want.max {
 		want.exit = 1
 	}
+	var steps []ciStep
 	for _, ci := range []string{"github", "gitlab"} {
 		dir := filepath.Join(t.TempDir(), "repo")
 		if code, _, errOut := lab(t, "assignment", "--lesson", strconv.Itoa(m.Number), "--lang", lang, "--lab-version", "v0.9.1", dir); code != 0 {
@@ -151,11 +192,12 @@ func testAssignment(t *testing.T, m *lessons.Manifest, lang, labDir string) {
 		checkAssignmentFiles(t, dir)
 		switch ci {
 		case "github":
-			checkGitHubCI(t, dir, labDir, want)
+			steps = append(steps, checkGitHubCI(t, dir, want))
 		case "gitlab":
-			checkGitLabCI(t, dir, labDir, want)
+			steps = append(steps, checkGitLabCI(t, dir, want))
 		}
 	}
+	runSteps(t, labDir, steps)
 }
 
 // checkAssignmentFiles checks the files of the assignment in dir: the run
@@ -181,10 +223,11 @@ func checkAssignmentFiles(t *testing.T, dir string) {
 }
 
 // checkGitHubCI checks the assignment's GitHub workflow: a grade job that
-// checks out, sets up Go and installs the pinned lab, and whose grading
-// step, run, exits as the score says, prints the "Points X/Y" line GitHub
-// Classroom reads and writes the Markdown report to the job summary.
-func checkGitHubCI(t *testing.T, dir, labDir string, want ciWant) {
+// checks out, sets up Go and installs the pinned lab; it returns its
+// grading step, which, run, must exit as the score says, print the "Points
+// X/Y" line GitHub Classroom reads and write the Markdown report to the
+// job summary.
+func checkGitHubCI(t *testing.T, dir string, want ciWant) ciStep {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, ".github", "workflows", "grade.yml"))
 	if err != nil {
@@ -206,17 +249,20 @@ func checkGitHubCI(t *testing.T, dir, labDir string, want ciWant) {
 		t.Fatalf("grade.yml has no step with id grade:\n%s", data)
 	}
 	summary := filepath.Join(t.TempDir(), "summary.md")
-	code, out := runCI(t, dir, labDir, grade, job.Env, "GITHUB_STEP_SUMMARY="+summary, "GITHUB_ACTIONS=true")
-	if code != want.exit {
-		t.Errorf("GitHub grading step exited %d, want %d:\n%s", code, want.exit, out)
-	}
-	if wantLine := fmt.Sprintf("::notice title=Autograding complete::Points %d/%d\n", want.score, want.max); !strings.Contains(out, wantLine) {
-		t.Errorf("GitHub grading step did not print %q:\n%s", wantLine, out)
-	}
-	md, _ := os.ReadFile(summary)
-	if !strings.Contains(string(md), "| Result | Check | Points |") {
-		t.Errorf("the job summary has no Markdown report:\n%s", md)
-	}
+	return ciStep{name: "GitHub grading step", dir: dir, script: grade, vars: job.Env,
+		extra: []string{"GITHUB_STEP_SUMMARY=" + summary, "GITHUB_ACTIONS=true"},
+		check: func(t *testing.T, code int, out string) {
+			if code != want.exit {
+				t.Errorf("GitHub grading step exited %d, want %d:\n%s", code, want.exit, out)
+			}
+			if wantLine := fmt.Sprintf("::notice title=Autograding complete::Points %d/%d\n", want.score, want.max); !strings.Contains(out, wantLine) {
+				t.Errorf("GitHub grading step did not print %q:\n%s", wantLine, out)
+			}
+			md, _ := os.ReadFile(summary)
+			if !strings.Contains(string(md), "| Result | Check | Points |") {
+				t.Errorf("the job summary has no Markdown report:\n%s", md)
+			}
+		}}
 }
 
 // checkGitHubSteps checks that the grade job's steps check out, set up Go
@@ -244,10 +290,10 @@ func checkGitHubSteps(t *testing.T, job ghJob) (grade string) {
 }
 
 // checkGitLabCI checks the assignment's .gitlab-ci.yml: a grade job with an
-// image that installs the pinned lab and keeps the JUnit report, and whose
-// script, run, exits as the score says and writes a report.xml that scores
-// what the README states.
-func checkGitLabCI(t *testing.T, dir, labDir string, want ciWant) {
+// image that installs the pinned lab and keeps the JUnit report; it
+// returns its script, which, run, must exit as the score says and write a
+// report.xml that scores what the README states.
+func checkGitLabCI(t *testing.T, dir string, want ciWant) ciStep {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, ".gitlab-ci.yml"))
 	if err != nil {
@@ -267,14 +313,16 @@ func checkGitLabCI(t *testing.T, dir, labDir string, want ciWant) {
 	if !strings.Contains(strings.Join(job.BeforeScript, "\n"), "github.com/mcplab/mcplab/cmd/lab@${LAB_VERSION}") {
 		t.Errorf(".gitlab-ci.yml does not install the pinned lab: %q", job.BeforeScript)
 	}
-	code, out := runCI(t, dir, labDir, strings.Join(job.Script, "\n"), job.Variables)
-	if code != want.exit {
-		t.Errorf("GitLab script exited %d, want %d:\n%s", code, want.exit, out)
-	}
-	got := junitProperties(t, filepath.Join(dir, "report.xml"))
-	if got["score"] != strconv.Itoa(want.score) || got["max_score"] != strconv.Itoa(want.max) {
-		t.Errorf("report.xml scores %s/%s, the README states %d/%d", got["score"], got["max_score"], want.score, want.max)
-	}
+	return ciStep{name: "GitLab script", dir: dir, script: strings.Join(job.Script, "\n"), vars: job.Variables,
+		check: func(t *testing.T, code int, out string) {
+			if code != want.exit {
+				t.Errorf("GitLab script exited %d, want %d:\n%s", code, want.exit, out)
+			}
+			got := junitProperties(t, filepath.Join(dir, "report.xml"))
+			if got["score"] != strconv.Itoa(want.score) || got["max_score"] != strconv.Itoa(want.max) {
+				t.Errorf("report.xml scores %s/%s, the README states %d/%d", got["score"], got["max_score"], want.score, want.max)
+			}
+		}}
 }
 
 // junitProperties reads the JUnit report at path, which must hold one

@@ -184,6 +184,7 @@ func runDataHTML(t *testing.T, bin string, l dataLesson) {
 // exactly the failed checks its mistake breaks) and lab grade-class (the
 // reference and the bad peer as a class of two).
 func TestDataLessons(t *testing.T) {
+	t.Parallel() // its own lab, classes and folders; it waits on deadlines, mostly
 	if testing.Short() {
 		t.Skip("-short: builds the lab and grades two classes")
 	}

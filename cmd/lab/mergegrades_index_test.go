@@ -16,6 +16,7 @@ import (
 // students to the same grades.csv and record the same shard, so
 // merge-grades takes either.
 func TestShardIndexGradesShardK(t *testing.T) {
+	t.Parallel() // its own lab, class and folders; it waits on deadlines, mostly
 	if testing.Short() {
 		t.Skip("-short: builds the lab and grades a class twice")
 	}

@@ -100,6 +100,7 @@ func editRecord(t *testing.T, src, dst string, edit func(r map[string]any)) {
 // byte for byte, with the same report tree; then that merge-grades refuses
 // each kind of mismatch and leaves no output behind.
 func TestShardsMergeLikeOneRun(t *testing.T) {
+	t.Parallel() // its own lab, class and folders; it waits on deadlines, mostly
 	if testing.Short() {
 		t.Skip("-short: builds the lab and grades a class four times")
 	}

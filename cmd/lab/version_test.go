@@ -146,6 +146,7 @@ func TestVersionUnstamped(t *testing.T) {
 // files pin; after a local change the lab refuses, naming that same
 // pseudo-version.
 func TestVersionFromClone(t *testing.T) {
+	t.Parallel() // its own clone and builds: work for a core while other tests wait on deadlines
 	if testing.Short() {
 		t.Skip("-short: copies the repository and builds the lab twice")
 	}
