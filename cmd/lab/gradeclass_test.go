@@ -80,6 +80,7 @@ func smallClass(t *testing.T, dir, servers string) string {
 // end: calibration, the process sandbox (the lab re-executed as its
 // launcher), the reports, the gradebook and the summary.
 func TestGradeClass(t *testing.T) {
+	t.Parallel() // its own lab, class and folders; calibration sizes the deadlines to the load
 	if testing.Short() {
 		t.Skip("-short: builds the lab and grades a class")
 	}
