@@ -59,8 +59,9 @@ func deadlineFailures(res *Result) []string {
 // check whose failure rested on deadlines is charged only when it fails
 // again, and every other check keeps its first verdict. A first run that
 // timed out as a whole is replaced by the rerun when that did not time out
-// and cleared something; when it did, each check is confirmed as above
-// and the timeout stands. There is at most one rerun, so a program that
+// and did not fail again every check that had failed on a deadline (so it
+// played every scenario); else each check is confirmed as above and the
+// timeout stands. There is at most one rerun, so a program that
 // truly hangs still fails, at the cost of one run at most; the score is
 // worked out again, and Result.Confirmed and the outcome's detail say what
 // was confirmed. A first result with nothing to confirm is returned as it
