@@ -150,7 +150,18 @@ func (r *classRun) loadEarlier() error {
 // engine.
 func (r *classRun) openSandbox(ctx context.Context) (sandbox.Sandbox, error) {
 	if r.cfg.sandbox == "process" {
-		return sandbox.NewProcess([]string{r.exe, "grade-class", sandboxExecArg}), nil
+		sb := sandbox.NewProcess([]string{r.exe, "grade-class", sandboxExecArg})
+		// What a program run as the grader's own user must not reach: the
+		// results, the earlier ones, and the key that signs the records.
+		sb.Private = []string{r.cfg.out, r.cfg.resumeFrom}
+		if key, err := class.RecordKeyFile(os.Getenv); err == nil {
+			if _, err := class.EnsureRecordKey(key); err == nil {
+				// A key the grader uses sits in a folder of its own that
+				// only its user may enter (EnsureRecordKey makes it so).
+				sb.Private = append(sb.Private, filepath.Dir(key))
+			}
+		}
+		return sb, nil
 	}
 	// "container", checked by validate. Ryuk, testcontainers' reaper,
 	// needs a registry; the sandbox removes its own containers. Its banner

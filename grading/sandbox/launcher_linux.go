@@ -152,6 +152,10 @@ type launchArgs struct {
 	dir, cgroup, scratchDir string
 	ns                      bool
 	keep                    []string // with ns: paths under /tmp the program needs
+	// files holds the program to file rules (Landlock): it writes only
+	// writable, and neither reads nor writes private (see fileRules).
+	files             bool
+	writable, private []string
 	argv                    []string // the program and its arguments
 }
 
@@ -170,6 +174,16 @@ func parseLaunch(args []string) (*launchArgs, error) {
 	scratch := fs.Int64("scratch", DefaultScratchSize, "with -ns and no -scratchdir: the size of the private /tmp, /var/tmp and /dev/shm, in bytes")
 	scratchDir := fs.String(strings.TrimPrefix(scratchDirFlag, "-"), "", "with -ns: the run's folder in the workspace that holds its /tmp, /var/tmp, /dev/shm and /run/lock")
 	cgroup := fs.String("cgroup", "", "the job's memory cgroup folder: the program starts in it")
+	files := fs.Bool("files", false, "hold the program to file rules: write only -writable, reach nothing of -private (Landlock)")
+	var writable, private []string
+	fs.Func("writable", "with -files: a folder the program may write (repeatable)", func(v string) error {
+		writable = append(writable, v)
+		return nil
+	})
+	fs.Func("private", "with -files: a folder the program may neither read nor write (repeatable)", func(v string) error {
+		private = append(private, v)
+		return nil
+	})
 	var keep []string
 	fs.Func("keep", "with -ns: a path under /tmp the program needs (repeatable)", func(v string) error {
 		keep = append(keep, v)
@@ -183,7 +197,8 @@ func parseLaunch(args []string) (*launchArgs, error) {
 		return nil, errors.New("no program to run")
 	}
 	return &launchArgs{uid: *uid, gid: *gid, nproc: *nproc, nofile: *nofile, data: *data, fsize: *fsize, scratch: *scratch,
-		dir: *dir, cgroup: *cgroup, scratchDir: *scratchDir, ns: *ns, keep: keep, argv: argv}, nil
+		dir: *dir, cgroup: *cgroup, scratchDir: *scratchDir, ns: *ns, keep: keep, argv: argv,
+		files: *files, writable: writable, private: private}, nil
 }
 
 // takeLimits sets the resource limits on the launcher itself, for the
@@ -262,6 +277,14 @@ func (o *launchArgs) start(status io.Writer, restore func()) (*exec.Cmd, error) 
 		if err := joinCgroup(o.cgroup); err != nil {
 			restore()
 			return nil, fmt.Errorf("sandbox-exec: %w", err)
+		}
+	}
+	if o.files {
+		// On this goroutine's thread, which starts the program: it
+		// inherits the rules, and the thread keeps them (see apply).
+		if err := (fileRules{Writable: o.writable, Private: o.private}).apply(); err != nil {
+			restore()
+			return nil, fmt.Errorf("sandbox-exec: holding the program to its files: %w", err)
 		}
 	}
 	err := cmd.Start()

@@ -53,3 +53,7 @@ func (cgroupHost) newJob(string, int64) (*jobCgroup, error) {
 }
 
 func (*jobCgroup) remove() error { return nil }
+
+// hasFileRules reports whether the kernel can hold a program to file rules:
+// only Linux's Landlock can.
+func hasFileRules() bool { return false }

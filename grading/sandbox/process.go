@@ -108,6 +108,18 @@ type Process struct {
 	// Notes receives the sandbox's one-time notes, such as that no memory
 	// cgroup can be had here; nil means os.Stderr.
 	Notes io.Writer
+	// Private are folders a program that runs as the grader's own user
+	// (the grader is not root) may neither read nor write: grade-class
+	// names its results folder and the folder of the key that signs its
+	// records. Such a program may also write only its workspace and
+	// /dev/shm. Landlock holds it to both where the kernel has it; where
+	// it has not, Notes says so once and the program can reach whatever
+	// the grader's user can. (As root, programs run as users of their
+	// own, who cannot enter the grader's folders.)
+	Private []string
+
+	llOnce sync.Once
+	llOK   bool
 
 	cgOnce sync.Once
 	cgHost cgroupHost
@@ -224,6 +236,14 @@ func (ps *processJob) Start(ctx context.Context) (proc.Process, error) {
 		"-dir", spec.Dir)
 	if uid >= 0 {
 		args = append(args, "-nproc", strconv.Itoa(lim.Procs))
+	} else if ps.sb.fileRules() {
+		// The grader's own user: only Landlock keeps the program out of
+		// the results and the record key, and off the other jobs'
+		// workspaces (see Process.Private).
+		args = append(args, "-files", "-writable", spec.Work, "-writable", "/dev/shm")
+		for _, p := range ps.sb.Private {
+			args = append(args, "-private", p)
+		}
 	}
 	useNS := uid >= 0 && ps.sb.namespaces()
 	var scratch *runScratch
@@ -394,6 +414,19 @@ func (s *Process) jobCgroup(memory int64) *jobCgroup {
 		return nil
 	}
 	return cg
+}
+
+// fileRules reports whether programs run as the grader's own user are held
+// to file rules (see Process.Private): the kernel has Landlock. Where it
+// has not, it says so once on Notes.
+func (s *Process) fileRules() bool {
+	s.llOnce.Do(func() {
+		s.llOK = hasFileRules()
+		if !s.llOK {
+			s.note("process sandbox: programs run as your own user (the grader is not root) and this kernel has no Landlock, so a student's program can read and write whatever you can, the results folder and the record key included; run the grader as root or use --sandbox container for code you do not trust")
+		}
+	})
+	return s.llOK
 }
 
 // note writes a line to Notes.
