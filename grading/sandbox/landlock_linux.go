@@ -45,8 +45,8 @@ const (
 		unix.LANDLOCK_ACCESS_FS_MAKE_SOCK | unix.LANDLOCK_ACCESS_FS_MAKE_FIFO | unix.LANDLOCK_ACCESS_FS_MAKE_BLOCK |
 		unix.LANDLOCK_ACCESS_FS_MAKE_SYM
 	llABI1     = llReadFile | llReadDir | llWriteFile | llMake
-	llRefer    = unix.LANDLOCK_ACCESS_FS_REFER    // ABI 2
-	llTruncate = unix.LANDLOCK_ACCESS_FS_TRUNCATE // ABI 3
+	llRefer    = unix.LANDLOCK_ACCESS_FS_REFER     // ABI 2
+	llTruncate = unix.LANDLOCK_ACCESS_FS_TRUNCATE  // ABI 3
 	llIoctlDev = unix.LANDLOCK_ACCESS_FS_IOCTL_DEV // ABI 5
 )
 

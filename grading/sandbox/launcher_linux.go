@@ -156,7 +156,7 @@ type launchArgs struct {
 	// writable, and neither reads nor writes private (see fileRules).
 	files             bool
 	writable, private []string
-	argv                    []string // the program and its arguments
+	argv              []string // the program and its arguments
 }
 
 // parseLaunch reads the launcher's flags and the program after them.
