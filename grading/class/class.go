@@ -434,7 +434,7 @@ func (g *grader) student(ctx context.Context, slot, index int, sub Folder) (*Stu
 		}
 		if sandbox.WorkspaceFull(work) {
 			st.Flags = append(st.Flags, FlagWorkspaceFull)
-			notes = append(notes, "The submission filled its scratch space (LAB_WORK) and ran out of room: it was out of resources.")
+			notes = append(notes, "The submission filled its scratch space (LAB_WORK, and each run's /tmp, /var/tmp and /dev/shm, which share one cap) and ran out of room: it was out of resources, and its own writes failed with \"no space left on device\".")
 		}
 		if len(notes) > 0 {
 			res.Outcome.Detail = strings.TrimSpace(res.Outcome.Detail + " Flagged for the teacher: " + strings.Join(notes, " "))
