@@ -21,6 +21,9 @@ func ForRig(name string) (clientplay.Server, error) {
 		return clientplay.Server{}, err
 	}
 	s := clientplay.Server{Path: ref.Path, Addr: ref.Addr}
+	if ref.Tools != nil {
+		s.Tools = ref.Tools()
+	}
 	if ref.HTTP != nil {
 		handler := ref.HTTP
 		s.HTTP = func(lesson fs.FS) http.Handler {

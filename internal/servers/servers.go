@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/lab/helpdesk"
+	"github.com/mcplab/mcplab/lab/mcpserver"
 	"github.com/mcplab/mcplab/lab/notes"
 	"github.com/mcplab/mcplab/lab/server"
 	"github.com/mcplab/mcplab/lab/tickets"
@@ -52,6 +53,10 @@ type Server struct {
 	// on unless told otherwise.
 	HTTP       func(log io.Writer, opts Options) http.Handler
 	Path, Addr string
+	// Tools names every tool it offers, over all of its tools/list pages,
+	// in its order; nil for a server without tools, or whose tools come
+	// from a lesson's data.
+	Tools func() []string
 }
 
 // All returns every reference server, by name.
@@ -59,8 +64,10 @@ func All() []Server {
 	all := []Server{
 		{Name: "reader", Summary: "plain JSON-RPC 2.0 over stdio with ping and wait", Serve: serveReader},
 		{Name: "helpdesk", Summary: "a stateless MCP 2026-07-28 server with a ticket tool", Serve: serveHelpdesk},
-		{Name: "notes", Summary: "a notes library on stdio: three tools listed two per page, one very long note", Serve: serveNotes},
-		{Name: "tickets", Summary: "a ticket system over Streamable HTTP, whose search collides with the notes library's", HTTP: ticketsHandler, Path: tickets.Path, Addr: tickets.DefaultAddr},
+		{Name: "notes", Summary: "a notes library on stdio: three tools listed two per page, one very long note", Serve: serveNotes,
+			Tools: func() []string { return toolNames(notes.New(notes.NewLibrary())) }},
+		{Name: "tickets", Summary: "a ticket system over Streamable HTTP, whose search collides with the notes library's", HTTP: ticketsHandler, Path: tickets.Path, Addr: tickets.DefaultAddr,
+			Tools: func() []string { return toolNames(tickets.New()) }},
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all
@@ -117,6 +124,15 @@ func serveNotes(ctx context.Context, stdio Stdio, _ Options) error {
 
 func ticketsHandler(log io.Writer, _ Options) http.Handler {
 	return tickets.Handler(func(format string, args ...any) { fmt.Fprintf(log, "tickets: "+format+"\n", args...) })
+}
+
+// toolNames names the tools srv offers, in its order.
+func toolNames(srv *mcpserver.Server) []string {
+	var names []string
+	for _, t := range srv.Tools() {
+		names = append(names, t.Name)
+	}
+	return names
 }
 
 func ignoreCancel(err error) error {

@@ -35,6 +35,9 @@ type Server struct {
 	// Path is its HTTP endpoint, and Addr the address `lab serve NAME`
 	// listens on ("" when it picks none).
 	Path, Addr string
+	// Tools names every tool it offers, over all of its tools/list pages,
+	// in its order; nil when that is not known ahead of a run.
+	Tools []string
 }
 
 // Servers finds the lab's server of a name, or says which there are.
@@ -197,13 +200,14 @@ func copyProgram(from, to string) error {
 
 // rigServers turns a scenario's server lines into servers the rig plays,
 // each found by name in the lab's list.
-func (l *Launch) rigServers(sc *clientscenario.Scenario, lesson fs.FS, scale float64) ([]rig.Server, error) {
+func (l *Launch) rigServers(sc *clientscenario.Scenario, lesson fs.FS, scale float64, tools map[string][]string) ([]rig.Server, error) {
 	var out []rig.Server
 	for _, s := range sc.Servers {
 		ref, err := l.servers(s.Server)
 		if err != nil {
 			return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 		}
+		tools[s.Alias] = ref.Tools
 		rs := rig.Server{Alias: s.Alias, Down: s.Down, Hold: s.Hold, Break: s.Break, Timeout: Scaled(s.Timeout, scale)}
 		switch s.Transport {
 		case "http":

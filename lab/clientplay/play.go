@@ -76,11 +76,11 @@ const ConfigNotePrefix = "configuration: "
 // for the lab's own failures; a client that cannot be started gives a
 // Record with StartErr set.
 func (l *Launch) Play(ctx context.Context, sc *clientscenario.Scenario, lesson fs.FS, scale float64, onEvent func(event.Event)) (*Record, error) {
-	run := &Record{Scenario: sc, Scale: scale, ClosedAt: -1, ExitAt: -1, Aliases: map[string]clientscenario.Server{}, Bridged: l.bridged}
+	run := &Record{Scenario: sc, Scale: scale, ClosedAt: -1, ExitAt: -1, Aliases: map[string]clientscenario.Server{}, Tools: map[string][]string{}, Bridged: l.bridged}
 	for _, s := range sc.Servers {
 		run.Aliases[s.Alias] = s
 	}
-	specs, err := l.rigServers(sc, lesson, scale)
+	specs, err := l.rigServers(sc, lesson, scale, run.Tools)
 	if err != nil {
 		return nil, err
 	}

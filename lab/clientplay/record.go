@@ -34,6 +34,9 @@ type Record struct {
 	// Scenario is the scenario played, and Aliases its servers by alias.
 	Scenario *clientscenario.Scenario
 	Aliases  map[string]clientscenario.Server
+	// Tools names, by alias, every tool its server offers, when that is
+	// known (see Server.Tools).
+	Tools map[string][]string
 	// Scale is the time scale the play ran at.
 	Scale float64
 	// Sent is when each command was written; shorter when the run stopped
