@@ -445,8 +445,12 @@ func (g *grader) student(ctx context.Context, slot, index int, sub Folder) (*Stu
 
 	run := filepath.Join(sub.Dir, "run")
 	if why := notRunnable(run); why != "" {
-		return finish(g.ungradable(grading.OutcomeCouldNotStart, why+
-			" A submission folder needs an executable file named run that starts the server on stdio (for example: #!/bin/sh, then exec python3 server.py)."))
+		program := grading.ProgramOf(g.lesson)
+		if program == "" {
+			program = "program"
+		}
+		return finish(g.ungradable(grading.OutcomeCouldNotStart, why+fmt.Sprintf(
+			" A submission folder needs an executable file named run that starts the %s (for example: #!/bin/sh, then exec python3 %s.py \"$@\").", program, program)))
 	}
 	defer sandbox.RemoveWorkspace(work)
 	if err := g.opts.Sandbox.Workspace(work, slot, g.seedFor(sub.Dir)); err != nil {
