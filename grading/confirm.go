@@ -121,31 +121,19 @@ func failedAgain(second *Result, ids []string) bool {
 }
 
 // firstScenarios names, for each check of ids, the scenario its failure
-// in res was first seen in, as its message names it ("In scenario
-// 03-concurrent, ..."), in check order and each once: the scenarios most
-// likely to show again what the rerun confirms. It is a hint for the order
-// of the rerun and nothing more (see Options.First): a name that is not
-// one of the lesson's scenarios is passed over, and a check whose message
-// names none leaves the order to the lesson.
+// in res was first seen in (CheckResult.Scenarios), in check order and
+// each once: the scenarios most likely to show again what the rerun
+// confirms. It is a hint for the order of the rerun and nothing more (see
+// Options.First): a name that is not one of the lesson's scenarios is
+// passed over, and a check whose evidence names none leaves the order to
+// the lesson.
 func firstScenarios(res *Result, ids []string) []string {
 	var names []string
 	for _, c := range res.Checks {
-		if !slices.Contains(ids, c.ID) {
+		if !slices.Contains(ids, c.ID) || len(c.Scenarios) == 0 {
 			continue
 		}
-		rest, ok := strings.CutPrefix(c.Message, "In scenario ")
-		if !ok {
-			continue
-		}
-		name, _, ok := strings.Cut(rest, ", ")
-		if strings.Count(name, "(") > strings.Count(name, ")") {
-			// A sweep's name holds ", " in its parenthesis:
-			// "sweep-1-of-4 (cuts 42, one byte per write)".
-			if i := strings.Index(rest, "), "); i >= 0 {
-				name = rest[:i+1]
-			}
-		}
-		if ok && name != "" && !slices.Contains(names, name) {
+		if name := c.Scenarios[0]; !slices.Contains(names, name) {
 			names = append(names, name)
 		}
 	}

@@ -315,14 +315,19 @@ func TestEnoughAndMergeTallies(t *testing.T) {
 	}
 }
 
-func TestFirstScenariosReadsTheNameOfTheFirstPlace(t *testing.T) {
-	res := &Result{Checks: []CheckResult{
-		{ID: "a", Message: "In scenario 03-concurrent, line 2 got nothing."},
-		{ID: "b", Message: "In scenario sweep-1-of-4 (cuts 42, one byte per write), 1 of the 11 lines got no answer."},
-		{ID: "c", Message: "In scenario 03-concurrent, the order of ids 2 and 1."},
-		{ID: "d", Message: "The server wrote nothing at all to stderr in any scenario."},
-		{ID: "e", Message: "In scenario 09-id-true, not asked for."},
-	}}
+func TestFirstScenariosAreWhereEachFailureWasFirstSeen(t *testing.T) {
+	tally := NewTally()
+	tally.Fail(Failure{Scenario: "03-concurrent", What: "line 2 got nothing", Deadline: true}, "a")
+	tally.Fail(Failure{Scenario: "01-schedule", What: "later", Deadline: true}, "a")
+	tally.Fail(Failure{Scenario: "sweep-1-of-4 (cuts 42, one byte per write)", What: "1 of the 11 lines got no answer", Deadline: true}, "b")
+	tally.Fail(Failure{Scenario: "03-concurrent", What: "the order of ids 2 and 1", Deadline: true}, "c")
+	tally.Fail(Failure{What: "the server wrote nothing at all to stderr in any scenario"}, "d")
+	tally.Fail(Failure{Scenario: "09-id-true", What: "not asked for"}, "e")
+	res := &Result{}
+	res.Judge([]Check{{ID: "a", Points: 1}, {ID: "b", Points: 1}, {ID: "c", Points: 1}, {ID: "d", Points: 1}, {ID: "e", Points: 1}}, tally)
+	if got := res.Checks[0].Scenarios; !slices.Equal(got, []string{"03-concurrent", "01-schedule"}) {
+		t.Errorf("check a's scenarios %q, want where its evidence came from, in order", got)
+	}
 	got := firstScenarios(res, []string{"a", "b", "c", "d"})
 	if want := []string{"03-concurrent", "sweep-1-of-4 (cuts 42, one byte per write)"}; !slices.Equal(got, want) {
 		t.Errorf("first scenarios %q, want %q", got, want)

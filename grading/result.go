@@ -38,6 +38,11 @@ type CheckResult struct {
 	// failure is confirmed at a larger time scale before it is charged
 	// (see Confirm).
 	Deadline bool `json:"deadline,omitempty"`
+	// Scenarios names, for a failure, the scenarios its evidence came
+	// from, in the order it came (none for evidence of no one scenario).
+	// It is the grader's own, for confirming a deadline failure where it
+	// was seen (see Confirm), and no report shows it.
+	Scenarios []string `json:"-"`
 }
 
 // Event is one timed happening of a graded run: the lab's event record

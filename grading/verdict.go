@@ -2,6 +2,7 @@ package grading
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -57,6 +58,9 @@ func verdict(c Check, t *Tally) CheckResult {
 		r.Deadline = true
 		for _, g := range fails {
 			r.Deadline = r.Deadline && g.Deadline
+			if g.Scenario != "" && !slices.Contains(r.Scenarios, g.Scenario) {
+				r.Scenarios = append(r.Scenarios, g.Scenario)
+			}
 		}
 	case len(t.Skips[c.ID]) > 0:
 		r.Status = StatusSkip
