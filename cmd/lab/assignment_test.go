@@ -320,7 +320,8 @@ func checkGitLabCI(t *testing.T, dir string, want ciWant) ciStep {
 			}
 			got := junitProperties(t, filepath.Join(dir, "report.xml"))
 			if got["score"] != strconv.Itoa(want.score) || got["max_score"] != strconv.Itoa(want.max) {
-				t.Errorf("report.xml scores %s/%s, the README states %d/%d", got["score"], got["max_score"], want.score, want.max)
+				report, _ := os.ReadFile(filepath.Join(dir, "report.xml"))
+				t.Errorf("report.xml scores %s/%s, the README states %d/%d:\n%s", got["score"], got["max_score"], want.score, want.max, report)
 			}
 		}}
 }
