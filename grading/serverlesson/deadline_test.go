@@ -94,3 +94,32 @@ func TestFailuresRestingOnDeadlines(t *testing.T) {
 		t.Errorf("a server that crashed was charged with nothing")
 	}
 }
+
+// A server the client had to pace by the schedule (it left a chunk unread
+// past the drain deadline) may have got two chunks in one read because the
+// machine was slow: even a wrong answer then rests on that deadline, and is
+// confirmed before it is charged. Unpaced, the same wrong answer is the
+// server's alone.
+func TestWrongAnswersOfAPacedRunRestOnTheDeadline(t *testing.T) {
+	const one = `{"jsonrpc":"2.0","id":1,"result":{}}`
+	merged := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`
+	got := deadlineFailures(t, func(r *client.Run) { r.DeadlinePassed, r.Paced = true, true }, one, merged)
+	if len(got) == 0 {
+		t.Fatal("a paced run that answered id 2 wrong was charged with nothing")
+	}
+	for id, d := range got {
+		for _, deadline := range d {
+			if !deadline {
+				t.Errorf("a paced run: %s has a failure resting on no deadline", id)
+			}
+		}
+	}
+	got = deadlineFailures(t, func(r *client.Run) {}, one, merged)
+	for id, d := range got {
+		for _, deadline := range d {
+			if deadline {
+				t.Errorf("an unpaced run: %s has a failure resting on a deadline", id)
+			}
+		}
+	}
+}

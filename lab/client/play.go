@@ -105,6 +105,12 @@ type Run struct {
 	// from a run with a deadline passed may be the machine's slowness, not
 	// the server's (see grading.Failure.Deadline).
 	DeadlinePassed bool
+	// Paced is set when the server left a chunk unread for the whole drain
+	// deadline, so the client sent the later chunks by the schedule alone:
+	// from then on two chunks may reach the server in one read, and how it
+	// framed them is no longer the lab's doing alone but the machine's
+	// timing too.
+	Paced bool
 }
 
 // Answer is one line the server wrote to stdout.
@@ -492,7 +498,7 @@ func (pl *player) drained() bool {
 		if time.Now().After(deadline) || !pl.tookInput && pl.saidReady && !time.Now().Before(pl.readBy()) {
 			// A server that does not read: pace the rest by the schedule.
 			pl.drainGaveUp = true
-			pl.run.DeadlinePassed = true
+			pl.run.DeadlinePassed, pl.run.Paced = true, true
 			return true
 		}
 		t := time.NewTimer(wait)
