@@ -10,40 +10,10 @@
 // McpServer serves the whole process, as its stdio example does.
 //
 // Usage: node helpdesk.mjs DATA-DIR
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import * as z from 'zod';
-
-const instructions = 'Support desk for gym and studio booking software: look up a ticket by its number, or a customer by their id.';
-
-const dir = process.argv[2];
-if (!dir) {
-    process.stderr.write('usage: node helpdesk.mjs DATA-DIR\n');
-    process.exit(2);
-}
-const tickets = new Map(JSON.parse(readFileSync(join(dir, 'tickets.json'), 'utf8')).map(t => [t.id, t]));
-const customers = new Map(JSON.parse(readFileSync(join(dir, 'customers.json'), 'utf8')).map(c => [c.id, c]));
-
-function ticketText(t) {
-    const c = customers.get(t.customer_id) ?? {};
-    return `Ticket ${t.id} (${t.status}, ${t.priority} priority): ${t.subject}\nCustomer: ${c.name}, ${c.business} (${c.id}), ${c.plan} plan\nOpened ${t.opened}, last update ${t.updated}\n${t.summary}`;
-}
-
-function customerText(c) {
-    return `Customer ${c.id}: ${c.name}, ${c.business} in ${c.city}, ${c.plan} plan since ${c.customer_since}, ${c.email}`;
-}
-
-// lookup is both tools' result: the record that key names in records, as
-// text and as structured content, or an error result when there is none.
-function lookup(records, noun, key, text, structured) {
-    const r = records.get(key);
-    if (!r) {
-        return { content: [{ type: 'text', text: `There is no ${noun} ${key}` }], isError: true };
-    }
-    return { content: [{ type: 'text', text: text(r) }], structuredContent: structured(r) };
-}
+import { instructions, tickets, customers, ticketText, customerText, lookup } from '../helpdesk-data.mjs';
 
 const server = new McpServer({ name: 'helpdesk', version: '0.1.0' }, { capabilities: { tools: {} }, instructions });
 server.registerTool('get_ticket', {
