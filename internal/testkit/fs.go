@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -62,5 +63,17 @@ func CopyTree(t testing.TB, src, dst string) {
 	})
 	if err != nil {
 		t.Fatalf("copying the fixtures %s to %s: %v", src, dst, err)
+	}
+}
+
+// UseTestRecordKey points the environment variable env (the grader's record
+// key file, class.RecordKeyEnv) at a key of this user's outside the home
+// folder, unless it names one already, so that no test, nor any lab it
+// starts, makes ~/.config/mcplab/record-key. Call it from a test package's
+// init; tests that need a key of their own set env with t.Setenv.
+func UseTestRecordKey(env string) {
+	if os.Getenv(env) == "" {
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("mcplab-test-record-key-%d", os.Geteuid()))
+		os.Setenv(env, filepath.Join(dir, "record-key"))
 	}
 }
