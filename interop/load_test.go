@@ -47,10 +47,7 @@ func TestSDKServersPlainGradeUnderLoad(t *testing.T) {
 	for _, p := range sdkPeers(goPeers) {
 		t.Run(p.name, func(t *testing.T) {
 			t.Parallel()
-			want, ok := table[p.name]
-			if !ok {
-				t.Fatalf("README.md's table %q has no column for %s", sdkTableHeading, p.name)
-			}
+			want := sdkWant(t, table, p.name)
 			cmd := p.command(t)
 			confirmed := 0
 			for i := range grades {
