@@ -86,10 +86,13 @@ func TestStdioHoldsResourceRead(t *testing.T) {
 	slow := `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"notes://slow"}}`
 	fast := `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"notes://fast"}}`
 	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"notes://slow"}}`
-	for _, line := range []string{slow, fast, call} {
-		rr.send(t, line)
-	}
+	// Each answered request goes out only after the answer before it has
+	// come back, so the events' order is fixed by causality: the held read
+	// and the read of another uri are both sent before that read's answer,
+	// and the call after it.
+	rr.send(t, slow)
 	for _, want := range []string{fast, call} {
+		rr.send(t, want)
 		if got := rr.readLine(t); got != want {
 			t.Fatalf("the relay gave %q, want %q (the held read never reaches the server)", got, want)
 		}
