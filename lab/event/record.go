@@ -2,6 +2,7 @@ package event
 
 import (
 	"fmt"
+	"net/http"
 	"unicode/utf8"
 )
 
@@ -17,6 +18,13 @@ type Event struct {
 	// Text is the chunk, line or note, exactly as sent or received (a chunk
 	// keeps its newlines).
 	Text string `json:"text"`
+	// Server, Conn, Header and Status are the Record's (see Record): for
+	// what the rig saw, the alias of the server it played, the
+	// connection, an HTTP request's headers and an answer's status.
+	Server string      `json:"server,omitempty"`
+	Conn   int         `json:"conn,omitempty"`
+	Header http.Header `json:"header,omitempty"`
+	Status int         `json:"status,omitempty"`
 }
 
 // The caps on what a transcript keeps of one scenario: each event's text

@@ -66,7 +66,7 @@ func TestBoundCountsWhatItDrops(t *testing.T) {
 	if note.Kind != event.Note || note.Scenario != "flood" || note.AtMS != int64(event.ScenarioEventsMax+2) || note.Text != want {
 		t.Errorf("the note: %+v\nwant text %q at %d ms", note, want, event.ScenarioEventsMax+2)
 	}
-	if last := out[len(out)-1]; last != in[len(in)-1] {
+	if last := out[len(out)-1]; !reflect.DeepEqual(last, in[len(in)-1]) {
 		t.Errorf("the other scenario's event: %+v", last)
 	}
 	if again := event.Bound(out); !reflect.DeepEqual(again, out) {
