@@ -53,7 +53,9 @@ func serveCmd(ctx context.Context, e *env, args []string) (int, error) {
 			return exitInternal, err
 		}
 	}
-	if srv.HTTP != nil {
+	// A server that speaks both (the helpdesk) speaks stdio, byte for
+	// byte as before, unless --http gives it an address.
+	if srv.HTTP != nil && (srv.Serve == nil || *addr != "") {
 		if *addr == "" {
 			*addr = srv.Addr
 		}

@@ -46,7 +46,8 @@ type Server struct {
 	// Summary says in a few words what it is.
 	Summary string
 	// Serve runs the server on stdio until stdin closes (nil) or ctx ends.
-	// It is nil for a server that speaks only HTTP.
+	// It is nil for a server that speaks only HTTP. A server with both
+	// Serve and HTTP speaks stdio unless told an address to listen on.
 	Serve func(ctx context.Context, stdio Stdio, opts Options) error
 	// HTTP, for a Streamable HTTP server, returns its handler; it logs
 	// to log. Path is its MCP endpoint and Addr the address it listens
@@ -63,7 +64,8 @@ type Server struct {
 func All() []Server {
 	all := []Server{
 		{Name: "reader", Summary: "plain JSON-RPC 2.0 over stdio with ping and wait", Serve: serveReader},
-		{Name: "helpdesk", Summary: "a stateless MCP 2026-07-28 server with a ticket tool", Serve: serveHelpdesk},
+		{Name: "helpdesk", Summary: "a stateless MCP 2026-07-28 server with a ticket tool, on stdio (or Streamable HTTP with --http)", Serve: serveHelpdesk,
+			HTTP: helpdeskHandler, Path: helpdesk.Path},
 		{Name: "notes", Summary: "a notes library on stdio: three tools listed two per page, one very long note", Serve: serveNotes,
 			Tools: func() []string { return toolNames(notes.New(notes.NewLibrary())) }},
 		{Name: "tickets", Summary: "a ticket system over Streamable HTTP, whose search collides with the notes library's", HTTP: ticketsHandler, Path: tickets.Path, Addr: tickets.DefaultAddr,
@@ -101,14 +103,7 @@ func serveReader(ctx context.Context, stdio Stdio, opts Options) error {
 }
 
 func serveHelpdesk(ctx context.Context, stdio Stdio, opts Options) error {
-	if opts.Lesson == nil {
-		return errors.New("the helpdesk serves a lesson's tickets, and no lesson names it")
-	}
-	dir, err := fs.Sub(opts.Lesson, "data")
-	if err != nil {
-		return fmt.Errorf("finding the helpdesk's data: %w", err)
-	}
-	data, err := helpdesk.LoadData(dir)
+	data, err := helpdeskData(opts)
 	if err != nil {
 		return err
 	}
@@ -116,6 +111,34 @@ func serveHelpdesk(ctx context.Context, stdio Stdio, opts Options) error {
 	srv.Log, srv.LogRequests, srv.MaxLine = stdio.Err, opts.Verbose, opts.MaxLine
 	limitMemory(opts.MaxLine)
 	return ignoreCancel(srv.ServeStdio(ctx, stdio.In, stdio.Out))
+}
+
+// helpdeskHandler is lesson 2's help desk served over Streamable HTTP at
+// helpdesk.Path, the reference of lesson 4: the same dispatch as on stdio,
+// every answer one JSON object. Data it cannot read is logged once, and
+// every request is then answered 500 with the reason.
+func helpdeskHandler(log io.Writer, opts Options) http.Handler {
+	data, err := helpdeskData(opts)
+	if err != nil {
+		fmt.Fprintf(log, "helpdesk: cannot serve: %v\n", err)
+		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			http.Error(w, "helpdesk: cannot serve: "+err.Error(), http.StatusInternalServerError)
+		})
+	}
+	return helpdesk.Handler(data, func(format string, args ...any) { fmt.Fprintf(log, "helpdesk: "+format+"\n", args...) })
+}
+
+// helpdeskData reads the help desk's tickets and customers from the data
+// folder of the lesson that names it.
+func helpdeskData(opts Options) (*helpdesk.Data, error) {
+	if opts.Lesson == nil {
+		return nil, errors.New("the helpdesk serves a lesson's tickets, and no lesson names it")
+	}
+	dir, err := fs.Sub(opts.Lesson, "data")
+	if err != nil {
+		return nil, fmt.Errorf("finding the helpdesk's data: %w", err)
+	}
+	return helpdesk.LoadData(dir)
 }
 
 func serveNotes(ctx context.Context, stdio Stdio, _ Options) error {

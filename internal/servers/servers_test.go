@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -75,7 +76,9 @@ func TestHTTPServersAnswer(t *testing.T) {
 			continue
 		}
 		t.Run(s.Name, func(t *testing.T) {
-			srv := httptest.NewServer(s.HTTP(io.Discard, Options{MaxLine: 1 << 20}))
+			// The helpdesk serves lesson 2's data; the others need none.
+			lesson := os.DirFS("../../lessons/02-json-rpc-on-the-wire")
+			srv := httptest.NewServer(s.HTTP(io.Discard, Options{MaxLine: 1 << 20, Lesson: lesson}))
 			defer srv.Close()
 			body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 			req, _ := http.NewRequest(http.MethodPost, srv.URL+s.Path, strings.NewReader(body))
