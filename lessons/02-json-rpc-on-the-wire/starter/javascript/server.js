@@ -88,6 +88,7 @@ function handleLine(buf) {
   // null) nor a notification (it has an id member). This starter answers
   // it like a request and echoes the null. Answer -32600 Invalid Request
   // instead, with no id member.
+  // Fixes errors.null-id.
   log(`request ${method} id=${JSON.stringify(id)}`);
 
   // TODO(lesson 2), part 2: _meta on every request.
@@ -116,8 +117,14 @@ function handleLine(buf) {
   //     An unknown ticket is still a result, with "isError": true and a
   //     text that says what went wrong, so the model can fix its call.
   //     An unknown tool name is -32602 Invalid params.
+  //   cursors: tools/list may carry params.cursor, a token the server
+  //     handed out in an earlier page's nextCursor. This server puts its
+  //     one tool on one page and hands out no cursor, so any cursor at
+  //     all is one it never gave: answer -32602 Invalid params, not the
+  //     first page again.
   // Build each result with complete, as server/discover does.
-  // Fixes tools.list, tools.call and tools.unknown-ticket.
+  // Fixes tools.list, tools.bad-cursor, tools.call, tools.unknown-ticket
+  // and tools.unknown-tool.
 
   // TODO(lesson 2), part 4: legacy clients, one more method.
   // Clients from before 2026-07-28 open with "initialize" and send no
