@@ -134,6 +134,49 @@ func TestOneFaultOneCheck(t *testing.T) {
 			says:   map[string]string{"framing.many-per-chunk": "2 of the 3 lines that ended in a write holding the end of another line got no answer of their own"},
 		},
 		{
+			// A server that takes each read for one line, when the pipe
+			// handed it two writes in one read (a busy machine): lines 3
+			// and 4 came each in a write of its own and got one parse
+			// error between them. That is the fault many-per-chunk names,
+			// which lines 1 and 2 show anyway, so it is charged there and
+			// the score does not hang on the machine's load; answers.once
+			// is not charged for lines 3 and 4, nor for the error.
+			name: "two writes read as one",
+			scenario: "-- steps --\nat 0ms send ab\nat 20ms send c\nat 40ms send d\nat 60ms send e\nat 100ms close\n" +
+				"-- ab --\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n" +
+				"-- c --\n{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n" +
+				"-- d --\n{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}\n" +
+				"-- e --\n{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}\n",
+			out: []string{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`,
+				`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`, ok(5)},
+			failed: []string{"framing.many-per-chunk"},
+			says: map[string]string{"framing.many-per-chunk": "2 of the 2 lines that ended in a write holding the end of another line got no answer of their own: " +
+				"line 1 `{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}`; line 2 `{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}`. Also, 2 lines that each came in a write of their own got no answer, " +
+				"next to a write whose lines got none either, and the server wrote an error with no id: it read two writes that reached it together as one line"},
+		},
+		{
+			// The same two lines lost with no error at all: nothing shows
+			// they were read as one, so each is an answer missing, for
+			// answers.once.
+			name: "two lines lost without an error",
+			scenario: "-- steps --\nat 0ms send c\nat 20ms send d\nat 40ms send e\nat 100ms close\n" +
+				"-- c --\n{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n" +
+				"-- d --\n{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}\n" +
+				"-- e --\n{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}\n",
+			out:    []string{ok(5)},
+			failed: []string{"answers.once"},
+		},
+		{
+			// One line of its own lost next to one answered, with an error
+			// that answered it: the line's own misread, not framing.
+			name: "one write lost next to an answered one",
+			scenario: "-- steps --\nat 0ms send c\nat 20ms send d\nat 100ms close\n" +
+				"-- c --\n{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n" +
+				"-- d --\n{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}\n",
+			out:    []string{ok(3), `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`},
+			failed: []string{"answers.once"},
+		},
+		{
 			// One that reads only the last line of a write, too.
 			name: "last line of a write only", scenario: three,
 			out:    []string{ok(3)},

@@ -32,6 +32,10 @@ type evidence struct {
 	// fault, one check, so no other check is charged with either.
 	lost      map[*sentLine]string
 	fragments map[*answer]bool
+	// merged are the lost lines that came alone in their writes and were
+	// read with a neighbouring write as one (see mergedWithNeighbour), in
+	// the order they were sent; many-per-chunk is charged with them.
+	merged []*sentLine
 	// misread ties a bad line whose id can be copied, left without an
 	// answer of its own, to the bad-line error with id null (or none) the
 	// server wrote for it: the wrong answer to that line, which the line's
@@ -140,6 +144,9 @@ func (ev *evidence) chargeFraming() {
 			ev.lost[l] = judgeNameSplitMessage
 		case l.shared && !ev.answeredAround(l):
 			ev.lost[l] = judgeNameManyPerChunk
+		case ev.mergedWithNeighbour(l):
+			ev.lost[l] = judgeNameManyPerChunk
+			ev.merged = append(ev.merged, l)
 		default:
 			continue
 		}
@@ -154,6 +161,44 @@ func (ev *evidence) chargeFraming() {
 			pieces--
 		}
 	}
+}
+
+// mergedWithNeighbour reports whether l, a line that came alone in its
+// write and got no answer, was most likely read together with the write
+// before or after it: that write too lost every line that deserves an
+// answer, and the server wrote an error with no id (or id null), the
+// answer a server gives a read it took for one line and could not parse.
+// A pipe may hand its reader two writes at once, and does when the reader
+// falls behind (a busy machine): a server that takes each read for one
+// line then loses both lines to one bad-line error. That is the fault
+// many-per-chunk names, so the line is charged to it rather than to
+// answers-once, and the verdict does not hang on how busy the machine
+// was.
+func (ev *evidence) mergedWithNeighbour(l *sentLine) bool {
+	if l.split || l.shared {
+		return false
+	}
+	noID := false
+	for _, a := range ev.extra {
+		noID = noID || a.badLineError() && (!a.hasID || bytes.Equal(a.id, wire.Null))
+	}
+	return noID && (ev.writeLost(l.write-1) || ev.writeLost(l.write+1))
+}
+
+// writeLost reports whether write w holds the end of at least one line
+// that deserves an answer, and none of those lines got one.
+func (ev *evidence) writeLost(w int) bool {
+	lost := false
+	for _, l := range ev.lines {
+		if l.write != w || !l.deservesAnswer() {
+			continue
+		}
+		if l.got != nil {
+			return false
+		}
+		lost = true
+	}
+	return lost
 }
 
 // withNote adds what cut the run short to a sentence about a missing answer.
@@ -346,7 +391,7 @@ func judgeFraming(ev *evidence, t *grading.Tally) {
 		return
 	}
 	for _, g := range []group{split, shared} {
-		if len(g.lines) == 0 {
+		if len(g.lines) == 0 && (g.judge != judgeNameManyPerChunk || len(ev.merged) == 0) {
 			continue
 		}
 		t.Test(g.check)
@@ -359,17 +404,33 @@ func judgeFraming(ev *evidence, t *grading.Tally) {
 				nullLost = nullLost || l.kind == lineNullID
 			}
 		}
-		if len(lost) == 0 {
+		var merged []string
+		if g.judge == judgeNameManyPerChunk {
+			for _, l := range ev.merged {
+				merged = append(merged, l.describe())
+			}
+		}
+		if len(lost) == 0 && len(merged) == 0 {
 			continue
 		}
 		how := "that ended in a write holding the end of another line"
 		if g.judge == judgeNameSplitMessage {
 			how = "that were cut across two or more writes"
 		}
-		what := fmt.Sprintf("%d of the %d lines %s got no answer of their own: %s", len(lost), len(g.lines), how, grading.ListSome(lost, 3))
-		if len(g.lines) == 1 {
+		var what string
+		switch {
+		case len(lost) == 0:
+		case len(g.lines) == 1:
 			how = strings.Replace(strings.Replace(how, "that were", "that was", 1), "that ended", "that ends", 1)
 			what = fmt.Sprintf("the one line %s got no answer of its own: %s", how, lost[0])
+		default:
+			what = fmt.Sprintf("%d of the %d lines %s got no answer of their own: %s", len(lost), len(g.lines), how, grading.ListSome(lost, 3))
+		}
+		if len(merged) > 0 {
+			if what != "" {
+				what += ". Also, "
+			}
+			what += mergedWhat(merged)
 		}
 		if nullLost {
 			_, _, count := nullCount(ev.lines, 0)
@@ -378,6 +439,18 @@ func judgeFraming(ev *evidence, t *grading.Tally) {
 		ev.fail(t, ev.missed(grading.Failure{What: ev.withNote(what),
 			Expected: "one answer for each line that is a request or a bad line, whatever the answer says, and none for a notification"}), g.check)
 	}
+}
+
+// mergedWhat says what happened to lines charged to many-per-chunk
+// though each came in a write of its own (evidence.merged).
+func mergedWhat(lines []string) string {
+	n := fmt.Sprintf("%d lines that each came in a write of their own", len(lines))
+	if len(lines) == 1 {
+		n = "1 line that came in a write of its own"
+	}
+	return n + " got no answer, next to a write whose lines got none either, and the server wrote an error with no id: " +
+		"it read two writes that reached it together as one line (a pipe hands over what is waiting in one read, which happens when the reader falls behind): " +
+		grading.ListSome(lines, 3)
 }
 
 // judgeMessagesOnly judges messages-only: every stdout line is a
