@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/httpbound"
 	"github.com/mcplab/mcplab/lab/mcp"
 	"github.com/mcplab/mcplab/lab/mcphttp"
 	"github.com/mcplab/mcplab/lab/mcpserver"
@@ -46,14 +47,14 @@ func waitUntil[T any](t *testing.T, changed <-chan struct{}, read func() T, done
 // gauges follows a Bodies' gauge through its hook.
 type gauges struct {
 	mu      sync.Mutex
-	last    mcphttp.Gauge
+	last    httpbound.Gauge
 	maxHeld int64
 	changed chan struct{}
 }
 
 func newGauges() *gauges { return &gauges{changed: make(chan struct{}, 1)} }
 
-func (g *gauges) hook(v mcphttp.Gauge) {
+func (g *gauges) hook(v httpbound.Gauge) {
 	g.mu.Lock()
 	g.last = v
 	g.maxHeld = max(g.maxHeld, v.Held)
@@ -65,13 +66,13 @@ func (g *gauges) hook(v mcphttp.Gauge) {
 }
 
 // wait returns the first gauge that meets cond.
-func (g *gauges) wait(t *testing.T, what string, cond func(mcphttp.Gauge) bool) mcphttp.Gauge {
+func (g *gauges) wait(t *testing.T, what string, cond func(httpbound.Gauge) bool) httpbound.Gauge {
 	t.Helper()
-	return waitUntil(t, g.changed, func() mcphttp.Gauge {
+	return waitUntil(t, g.changed, func() httpbound.Gauge {
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		return g.last
-	}, cond, func(v mcphttp.Gauge) string {
+	}, cond, func(v httpbound.Gauge) string {
 		return fmt.Sprintf("still waiting for %s; the gauge is %+v", what, v)
 	})
 }
@@ -125,7 +126,7 @@ func TestBrokenUploads(t *testing.T) {
 	release, entered := make(chan struct{}), make(chan struct{}, 1)
 	defer close(release)
 	g := newGauges()
-	bodies := mcphttp.NewBodies(mcphttp.Limits{MaxBody: 4096, Step: 1024, MaxHeld: 3072, BodyTimeout: 500 * time.Millisecond}, g.hook)
+	bodies := httpbound.NewBodies(httpbound.Body{MaxBody: 4096, Step: 1024, MaxHeld: 3072, Timeout: 500 * time.Millisecond}, g.hook)
 	srv := httptest.NewServer(&mcphttp.Handler{Server: blockingServer(release, entered), Bodies: bodies})
 	defer srv.Close()
 	addr := srv.Listener.Addr().String()
@@ -170,7 +171,7 @@ func TestBrokenUploads(t *testing.T) {
 			}
 		})
 	}
-	g.wait(t, "every body given up", func(v mcphttp.Gauge) bool { return v == mcphttp.Gauge{} })
+	g.wait(t, "every body given up", func(v httpbound.Gauge) bool { return v == httpbound.Gauge{} })
 
 	// No room: a call whose 4 KiB body holds the whole pool while its
 	// tool runs, then a second body that needs room past its first KiB.
@@ -183,7 +184,7 @@ func TestBrokenUploads(t *testing.T) {
 	case <-time.After(generous):
 		t.Fatalf("after %v the tool has not started; the gauge is %+v", generous, bodies.Gauge())
 	}
-	if v := bodies.Gauge(); v != (mcphttp.Gauge{Bodies: 1, Held: 3072, Buffered: 4096}) {
+	if v := bodies.Gauge(); v != (httpbound.Gauge{Bodies: 1, Held: 3072, Buffered: 4096}) {
 		t.Fatalf("while the tool runs, the gauge is %+v; want one body holding 3072 bytes", v)
 	}
 	c := rawPost(t, addr, callHead+fmt.Sprintf("Content-Length: %d\r\n", len(call)), call)
@@ -197,7 +198,7 @@ func TestBrokenUploads(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(body, `"text":"held"`) {
 		t.Errorf("the holder got %d %s", resp.StatusCode, body)
 	}
-	g.wait(t, "the holder's room given back", func(v mcphttp.Gauge) bool { return v == mcphttp.Gauge{} })
+	g.wait(t, "the holder's room given back", func(v httpbound.Gauge) bool { return v == httpbound.Gauge{} })
 }
 
 // A refusal before the body is read (wrong Content-Type) does not wait
@@ -277,8 +278,8 @@ func (o *openConns) waitNone(t *testing.T) {
 func TestFloodOfStalledUploads(t *testing.T) {
 	const floods = 40
 	g := newGauges()
-	bodies := mcphttp.NewBodies(mcphttp.Limits{}, g.hook)
-	l := bodies.Limits()
+	bodies := httpbound.NewBodies(httpbound.Body{}, g.hook)
+	l := bodies.Bound()
 	s := emptyToolServer()
 	srv := httptest.NewUnstartedServer(&mcphttp.Handler{Server: s, Bodies: bodies})
 	open := newOpenConns()
@@ -314,8 +315,8 @@ func TestFloodOfStalledUploads(t *testing.T) {
 	// the uploads end.
 	each := l.MaxBody - l.Step
 	fit := int(l.MaxHeld / each)
-	g.wait(t, "the pool full with 40 bodies", func(v mcphttp.Gauge) bool {
-		return v == mcphttp.Gauge{Bodies: floods, Waiting: floods - fit, Held: int64(fit) * each,
+	g.wait(t, "the pool full with 40 bodies", func(v httpbound.Gauge) bool {
+		return v == httpbound.Gauge{Bodies: floods, Waiting: floods - fit, Held: int64(fit) * each,
 			Buffered: int64(fit)*l.MaxBody + int64(floods-fit)*l.Step}
 	})
 	grown := int64(heap()) - int64(base)
@@ -338,7 +339,7 @@ func TestFloodOfStalledUploads(t *testing.T) {
 		c.Close()
 	}
 	writers.Wait()
-	g.wait(t, "every body given up", func(v mcphttp.Gauge) bool { return v == mcphttp.Gauge{} })
+	g.wait(t, "every body given up", func(v httpbound.Gauge) bool { return v == httpbound.Gauge{} })
 	open.waitNone(t)
 	after := int64(heap()) - int64(base)
 	t.Logf("after they closed: heap %+.1f MiB from before the flood", float64(after)/(1<<20))
@@ -352,8 +353,8 @@ func TestFloodOfStalledUploads(t *testing.T) {
 // longest body accepted.
 func TestLongBody(t *testing.T) {
 	g := newGauges()
-	bodies := mcphttp.NewBodies(mcphttp.Limits{}, g.hook)
-	l := bodies.Limits()
+	bodies := httpbound.NewBodies(httpbound.Body{}, g.hook)
+	l := bodies.Bound()
 	s := emptyToolServer()
 	srv := httptest.NewServer(&mcphttp.Handler{Server: s, Bodies: bodies})
 	defer srv.Close()
@@ -380,7 +381,7 @@ func TestLongBody(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.HasPrefix(string(b), `{"jsonrpc":"2.0","id":1,"result":`) {
 			t.Errorf("chunked %v: got %d %s", chunked, resp.StatusCode, b)
 		}
-		g.wait(t, "the room given back", func(v mcphttp.Gauge) bool { return v == mcphttp.Gauge{} })
+		g.wait(t, "the room given back", func(v httpbound.Gauge) bool { return v == httpbound.Gauge{} })
 		want := int64(len(list)) - l.Step
 		if chunked {
 			want = l.MaxBody - l.Step

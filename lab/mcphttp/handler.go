@@ -5,9 +5,10 @@
 // and each answer sent as one JSON object or as an event stream that
 // carries the notifications a tool sends while it runs, the response, and
 // the notifications it leaves for after the response. Request bodies are
-// read within Limits (size, time, and room shared by the bodies in
-// flight), and NewServer and LimitListener bound headers and
-// connections, so stalled or broken uploads cost bounded memory.
+// read within lab/httpbound's bounds (size, time, and room shared by the
+// bodies in flight), and NewServer and LimitListener bound headers and
+// connections with the same package, so stalled or broken uploads cost
+// bounded memory.
 package mcphttp
 
 import (
@@ -23,6 +24,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcplab/mcplab/lab/httpbound"
 	"github.com/mcplab/mcplab/lab/mcp"
 	"github.com/mcplab/mcplab/lab/mcpserver"
 	"github.com/mcplab/mcplab/lab/wire"
@@ -38,24 +40,24 @@ type Handler struct {
 	// can carry a tool's notifications.
 	EventStream func(method string) bool
 	// MaxBody bounds a request's body when Bodies is nil; 0 means
-	// DefaultMaxBody.
+	// httpbound.DefaultMaxBody.
 	MaxBody int64
-	// Bodies reads the request bodies within its limits; nil means the
-	// handler's own, with the default Limits (and MaxBody).
-	Bodies *Bodies
+	// Bodies reads the request bodies within its bounds; nil means the
+	// handler's own, with the default httpbound.Body (and MaxBody).
+	Bodies *httpbound.Bodies
 	// Log receives one line per refused request; nil means none.
 	Log func(format string, args ...any)
 
 	once   sync.Once
-	bodies *Bodies
+	bodies *httpbound.Bodies
 }
 
 // reader returns the Bodies that reads h's requests.
-func (h *Handler) reader() *Bodies {
+func (h *Handler) reader() *httpbound.Bodies {
 	if h.Bodies != nil {
 		return h.Bodies
 	}
-	h.once.Do(func() { h.bodies = NewBodies(Limits{MaxBody: h.MaxBody}, nil) })
+	h.once.Do(func() { h.bodies = httpbound.NewBodies(httpbound.Body{MaxBody: h.MaxBody}, nil) })
 	return h.bodies
 }
 
@@ -92,7 +94,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnsupportedMediaType, nil, wire.Errorf(wire.CodeInvalidRequest, "Invalid Request: the body must be sent as Content-Type: application/json"))
 		return
 	}
-	body, release, berr := h.reader().Read(w, r)
+	body, release, berr := readBody(h.reader(), w, r)
 	if berr != nil {
 		h.logf("refused a body: %v", berr)
 		berr.Write(w)
