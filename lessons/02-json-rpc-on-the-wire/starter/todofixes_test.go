@@ -17,9 +17,10 @@ import (
 var todoPart = regexp.MustCompile(`TODO\(lesson 2\), part (\d+)\b`)
 
 // fixesList is the sentence of a TODO that names the checks it fixes:
-// "Fixes a, b and c." The list ends at the first full stop that ends a
-// sentence (a check id's own dots are followed by a letter).
-var fixesList = regexp.MustCompile(`\bFixes ([^()]*?)\.(?:\s|$)`)
+// "Fixes a, b and c." The list ends at a bracket, a colon or the first
+// full stop that ends a sentence (a check id's own dots are followed by a
+// letter).
+var fixesList = regexp.MustCompile(`\bFixes (.*?)(?:\s*\(|:\s|\.(?:\s|$))`)
 
 // todoFixes reads the source of a starter and returns, for each TODO part,
 // the sorted check ids its "Fixes" sentences name. A TODO is the marker's
