@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/txtar"
 	"github.com/mcplab/mcplab/lessons"
 )
 
@@ -28,7 +28,7 @@ type Check struct {
 // judge lines only: whether a lesson kind has the judges they name is
 // Judges.Check's to say.
 func ParseChecks(data []byte) ([]Check, error) {
-	sc, err := scenario.ParseArchive(data)
+	sc, err := txtar.Files(data)
 	if err != nil {
 		return nil, err
 	}

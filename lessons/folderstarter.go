@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/lab/safefile"
-	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/txtar"
 )
 
 // The bounds of what lab assignment copies from a lesson folder on disk
@@ -29,9 +29,9 @@ func (m *Manifest) BuiltIn() bool { return m.files() == fs.FS(files) }
 // starters archive names them): the archive's for a built-in lesson (the
 // embedded files cannot hold a Go starter, see startersArchive), the
 // folder's own for one on disk.
-func (m *Manifest) starterFiles() ([]scenario.File, error) {
+func (m *Manifest) starterFiles() ([]txtar.File, error) {
 	if m.BuiltIn() {
-		archive, err := scenario.ParseArchive(startersArchive)
+		archive, err := txtar.Files(startersArchive)
 		if err != nil {
 			return nil, fmt.Errorf("the lab's starters archive: %w", err)
 		}
@@ -77,8 +77,8 @@ func (m *Manifest) GradingFiles() ([]StarterFile, error) {
 // fsys, within the bounds above. Only plain files
 // and folders are read; a link, a pipe or a file over the bounds is
 // refused, naming it.
-func readFolder(fsys fs.FS, root, skip string) ([]scenario.File, error) {
-	var out []scenario.File
+func readFolder(fsys fs.FS, root, skip string) ([]txtar.File, error) {
+	var out []txtar.File
 	total := 0
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		switch {
@@ -103,7 +103,7 @@ func readFolder(fsys fs.FS, root, skip string) ([]scenario.File, error) {
 		if total += len(data); total > folderTotal {
 			return fmt.Errorf("%s holds more than %d bytes: a lesson is a few small files", root, folderTotal)
 		}
-		out = append(out, scenario.File{Name: p, Data: data})
+		out = append(out, txtar.File{Name: p, Data: data})
 		return nil
 	})
 	return out, err

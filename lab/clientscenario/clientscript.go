@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/lab/rig"
-	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/txtar"
 )
 
 // A Scenario is one grading scenario of a client lesson: the servers
@@ -114,7 +114,7 @@ type PathStep struct {
 
 // Parse reads the client scenario name from its txtar archive data.
 func Parse(name string, data []byte) (*Scenario, error) {
-	files, err := scenario.ParseArchive(data)
+	files, err := txtar.Files(data)
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", name, err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/mcplab/mcplab/lab/mcp"
 	"github.com/mcplab/mcplab/lab/mcpserver"
-	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/txtar"
 )
 
 // answerServers are the servers a wire-answer case may name in its
@@ -67,7 +67,7 @@ func readAnswerCase(path string) (answerCase, error) {
 	if err != nil {
 		return answerCase{}, err
 	}
-	files, err := scenario.ParseArchive(data)
+	files, err := txtar.Files(data)
 	if err != nil {
 		return answerCase{}, err
 	}

@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/txtar"
 )
 
 // TestCallAnswers plays the requests of testdata/calls.txtar, in order, on
@@ -16,7 +16,7 @@ func TestCallAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := scenario.ParseArchive(data)
+	files, err := txtar.Files(data)
 	if err != nil || len(files) != 2 || files[0].Name != "requests" || files[1].Name != "answers" {
 		t.Fatalf("testdata/calls.txtar: want a requests and an answers section, got %d sections, %v", len(files), err)
 	}

@@ -60,6 +60,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/txtar"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -168,21 +169,21 @@ func ParseFile(path string) (*Scenario, error) {
 
 // Parse parses a scenario from the bytes of its file. Errors name the line.
 func Parse(name string, data []byte) (*Scenario, error) {
-	ar := parseTxtar(data)
-	sc := &Scenario{Name: name, Comment: strings.TrimSpace(string(ar.comment)), Parts: map[string][]byte{}}
-	var steps, expect *txtarFile
-	for i := range ar.files {
-		f := &ar.files[i]
-		switch f.name {
+	ar := txtar.Parse(data)
+	sc := &Scenario{Name: name, Comment: strings.TrimSpace(string(ar.Comment)), Parts: map[string][]byte{}}
+	var steps, expect *txtar.File
+	for i := range ar.Files {
+		f := &ar.Files[i]
+		switch f.Name {
 		case "steps":
 			steps = f
 		case "expect":
 			expect = f
 		default:
-			if _, dup := sc.Parts[f.name]; dup {
-				return nil, fmt.Errorf("scenario %s: the part %q is defined twice", name, f.name)
+			if _, dup := sc.Parts[f.Name]; dup {
+				return nil, fmt.Errorf("scenario %s: the part %q is defined twice", name, f.Name)
 			}
-			sc.Parts[f.name] = f.data
+			sc.Parts[f.Name] = f.Data
 		}
 	}
 	if steps == nil {
@@ -199,9 +200,9 @@ func Parse(name string, data []byte) (*Scenario, error) {
 	return sc, nil
 }
 
-func (sc *Scenario) parseSteps(f *txtarFile) error {
-	for i, line := range strings.Split(string(f.data), "\n") {
-		n := f.line + i + 1
+func (sc *Scenario) parseSteps(f *txtar.File) error {
+	for i, line := range strings.Split(string(f.Data), "\n") {
+		n := f.Line + i + 1
 		fields := strings.Fields(stripComment(line))
 		if len(fields) == 0 {
 			continue
@@ -403,9 +404,9 @@ func (sc *Scenario) partNames() []string {
 	return names
 }
 
-func (sc *Scenario) parseExpect(f *txtarFile) error {
-	for i, line := range strings.Split(string(f.data), "\n") {
-		n := f.line + i + 1
+func (sc *Scenario) parseExpect(f *txtar.File) error {
+	for i, line := range strings.Split(string(f.Data), "\n") {
+		n := f.Line + i + 1
 		trimmed := strings.TrimSpace(line)
 		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
 			continue
@@ -570,70 +571,12 @@ func (sc *Scenario) Ends() StepKind {
 }
 
 // File is one file of a txtar archive.
-type File struct {
-	Name string
-	Data []byte
-	// Line is the line number of the file's "-- NAME --" marker.
-	Line int
-}
+//
+// Deprecated: use txtar.File.
+type File = txtar.File
 
-// ParseArchive splits a txtar archive into its files, for the other data
-// files of a lesson (such as its check catalogue).
-func ParseArchive(data []byte) ([]File, error) {
-	ar := parseTxtar(data)
-	out := make([]File, 0, len(ar.files))
-	for _, f := range ar.files {
-		if f.name == "" {
-			return nil, fmt.Errorf("line %d: a file marker with no name", f.line)
-		}
-		out = append(out, File{Name: f.name, Data: f.data, Line: f.line})
-	}
-	return out, nil
-}
-
-// txtar is the archive format of golang.org/x/tools/txtar: a comment, then
-// files that each start with a line "-- NAME --".
-type txtar struct {
-	comment []byte
-	files   []txtarFile
-}
-
-type txtarFile struct {
-	name string
-	data []byte
-	line int // the line number of the file's marker
-}
-
-func parseTxtar(data []byte) txtar {
-	var ar txtar
-	var cur *txtarFile
-	lineNo := 0
-	for len(data) > 0 {
-		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i+1], data[i+1:]
-		} else {
-			line, data = data, nil
-		}
-		lineNo++
-		if name, ok := marker(line); ok {
-			ar.files = append(ar.files, txtarFile{name: name, line: lineNo})
-			cur = &ar.files[len(ar.files)-1]
-			continue
-		}
-		if cur == nil {
-			ar.comment = append(ar.comment, line...)
-		} else {
-			cur.data = append(cur.data, line...)
-		}
-	}
-	return ar
-}
-
-func marker(line []byte) (string, bool) {
-	s := strings.TrimRight(string(line), "\r\n")
-	if !strings.HasPrefix(s, "-- ") || !strings.HasSuffix(s, " --") || len(s) < 7 {
-		return "", false
-	}
-	return strings.TrimSpace(s[3 : len(s)-3]), true
-}
+// ParseArchive splits a txtar archive into its files, refusing a marker
+// with no name.
+//
+// Deprecated: use txtar.Files, which it calls.
+func ParseArchive(data []byte) ([]File, error) { return txtar.Files(data) }

@@ -13,7 +13,7 @@ import (
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcplab/mcplab/lab/mcpclient"
-	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/txtar"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -100,7 +100,7 @@ func TestCallAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	calls, err := scenario.ParseArchive(data)
+	calls, err := txtar.Files(data)
 	if err != nil || len(calls) == 0 {
 		t.Fatalf("testdata/calls.txtar: no calls (%v)", err)
 	}
