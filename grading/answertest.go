@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcplab/mcplab/lab/answerpath"
 	"github.com/mcplab/mcplab/lab/clientscenario"
 )
 
@@ -19,8 +20,14 @@ type AnswerLine struct {
 	Dropped   bool
 }
 
-// testAnswer applies an answer test to a program's answer.
+// TestAnswer applies a client scenario's answer test to a program's answer.
 func TestAnswer(e clientscenario.Expectation, a AnswerLine) *Failure {
+	return TestAnswerPath(e.Test, a)
+}
+
+// TestAnswerPath applies an answer test (lab/answerpath) to a program's
+// answer: nil when it holds, else what was wrong.
+func TestAnswerPath(e answerpath.Test, a AnswerLine) *Failure {
 	if a.Dropped {
 		return &Failure{What: fmt.Sprintf("the answer (a line of %d bytes) came after the client's stdout had passed its cap for the scenario, so it was counted, not kept", a.Size),
 			Expected: "one short JSON object per line, and nothing else on stdout (logs go to stderr)"}
@@ -32,8 +39,8 @@ func TestAnswer(e clientscenario.Expectation, a AnswerLine) *Failure {
 	if a.Value == nil {
 		return &Failure{What: "the answer is not a JSON object", Expected: "one JSON object per line", Actual: Clip(a.Text, 300)}
 	}
-	path := strings.Fields(e.Text)[3]
-	got, found, why := clientscenario.Lookup(map[string]any(a.Value), e.Path)
+	path := e.Path.String()
+	got, found, why := e.Path.Lookup(map[string]any(a.Value))
 	show := Clip(a.Text, 300)
 	switch e.Op {
 	case "present":

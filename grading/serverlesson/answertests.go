@@ -6,47 +6,52 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/clientscenario"
+	"github.com/mcplab/mcplab/lab/answerpath"
 	"github.com/mcplab/mcplab/lab/scenario"
 )
 
-// answerTest is a scenario's answer line made ready to judge: the path and
-// test of a client scenario's answer line, applied to the answer to one id.
+// answerTest is a scenario's answer line made ready to judge: a path and a
+// test (lab/answerpath), applied to the answer to one id.
 type answerTest struct {
 	scenario.AnswerTest
-	test clientscenario.Expectation
+	test answerpath.Test
 	// includes is the value of an includes test, or nil.
 	includes json.RawMessage
 }
 
 // parseAnswerTest reads the path and test of an answer line. Besides the
-// tests of a client scenario's answer lines there is one more, "includes
-// VALUE": the path leads to an array with an element equal to VALUE (a
-// server's supportedVersions may list more revisions than the one asked
-// about).
+// tests of lab/answerpath there is one more, "includes VALUE": the path
+// leads to an array with an element equal to VALUE (a server's
+// supportedVersions may list more revisions than the one asked about).
 func parseAnswerTest(at scenario.AnswerTest) (answerTest, error) {
-	spec := at.Spec
-	var includes json.RawMessage
-	if p, v, ok := strings.Cut(spec, " includes "); ok && !strings.Contains(p, " ") {
+	var (
+		test     answerpath.Test
+		includes json.RawMessage
+		err      error
+	)
+	if p, v, ok := strings.Cut(at.Spec, " includes "); ok && !strings.Contains(p, " ") {
 		v = strings.TrimSpace(v)
 		if !json.Valid([]byte(v)) {
 			return answerTest{}, fmt.Errorf("line %d: %q: the value %q is not JSON", at.Line, at.Text, v)
 		}
-		spec, includes = p+" present", json.RawMessage(v)
+		includes = json.RawMessage(v)
+		test.Op = "present"
+		test.Path, err = answerpath.Parse(p)
+	} else {
+		test, err = answerpath.ParseTest(at.Spec)
 	}
-	e, err := clientscenario.ParseExpectation("0 " + at.Checks[0] + " answer " + spec)
 	if err != nil {
 		return answerTest{}, fmt.Errorf("line %d: %q: %w", at.Line, at.Text, err)
 	}
-	return answerTest{AnswerTest: at, test: e, includes: includes}, nil
+	return answerTest{AnswerTest: at, test: test, includes: includes}, nil
 }
 
 // testIncludes applies an includes test: the path leads to an array that
 // holds an element equal to the value.
 func (at answerTest) testIncludes(value map[string]any, line string) *grading.Failure {
-	path := strings.Fields(at.test.Text)[3]
+	path := at.test.Path.String()
 	want := fmt.Sprintf("%s holding %s", path, at.includes)
-	got, found, why := clientscenario.Lookup(map[string]any(value), at.test.Path)
+	got, found, why := at.test.Path.Lookup(map[string]any(value))
 	if value == nil || !found {
 		if why == "" {
 			why = "the answer is not a JSON object"
@@ -136,7 +141,7 @@ func judgeAnswerTests(ev *evidence, t *grading.Tally) {
 		if at.includes != nil {
 			f = at.testIncludes(value, l.got.Line)
 		} else {
-			f = grading.TestAnswer(at.test, grading.AnswerLine{Text: l.got.Line, Value: value})
+			f = grading.TestAnswerPath(at.test, grading.AnswerLine{Text: l.got.Line, Value: value})
 		}
 		if f == nil {
 			continue

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcplab/mcplab/lab/answerpath"
 	"github.com/mcplab/mcplab/lab/rig"
 	"github.com/mcplab/mcplab/lab/txtar"
 )
@@ -41,10 +42,11 @@ import (
 //
 // An expect line is the command's number (from 1), a check id, and one of:
 //
-//	answer PATH OP [VALUE]   the client's answer: PATH is members joined by
-//	                         dots, [k=v] picks the array element whose k is v,
-//	                         [N] the Nth element, a final # takes a length (of
-//	                         a string, in characters); OP is =, !=, present,
+//	answer PATH OP [VALUE]   the client's answer, tested in lab/answerpath's
+//	                         language: PATH is members joined by dots, [k=v]
+//	                         picks the array element whose k is v, [N] the
+//	                         Nth element, a final # takes a length (of a
+//	                         string, in characters); OP is =, !=, present,
 //	                         absent, prefix, suffix or contains; VALUE is JSON
 //	reaches ALIAS TOOL       while the command ran, a tools/call of TOOL, by
 //	                         that name, reached ALIAS
@@ -86,10 +88,9 @@ type Expectation struct {
 	// Kind is answer, reaches, notified, within, needs, needs-answer or
 	// needs-known-name.
 	Kind string
-	// Path, Op and Value are an answer's test.
-	Path  []PathStep
-	Op    string
-	Value json.RawMessage
+	// Test is an answer's test (answer and needs-answer lines): Path, Op
+	// and Value.
+	answerpath.Test
 	// Alias and Tool name a server and a tool; Within is a duration
 	// (for "within timeout+N", the scenario's longest server timeout
 	// plus N, worked out once the servers are read).
@@ -100,16 +101,6 @@ type Expectation struct {
 	AfterTimeout bool
 	// Text is the line as written, for messages.
 	Text string
-}
-
-// PathStep is one step of an answer path: a member, then maybe an
-// element pick, then maybe a length.
-type PathStep struct {
-	member   string
-	pickKey  string // [k=v]
-	pickVal  string
-	pickN    int // [N], from 0; -1 when none
-	isLength bool
 }
 
 // Parse reads the client scenario name from its txtar archive data.
@@ -237,6 +228,7 @@ func parseServers(data []byte) ([]Server, error) {
 	return out, nil
 }
 
+// ParseExpectation reads one line of a client scenario's expect file.
 func ParseExpectation(line string) (Expectation, error) {
 	e := Expectation{Text: line}
 	f := strings.Fields(line)
@@ -252,31 +244,8 @@ func ParseExpectation(line string) (Expectation, error) {
 	switch e.Kind {
 	case "answer", "needs-answer":
 		rest := strings.TrimSpace(line[strings.Index(line, " "+e.Kind+" ")+len(e.Kind)+2:])
-		p, rest, _ := strings.Cut(rest, " ")
-		op, value, _ := strings.Cut(strings.TrimSpace(rest), " ")
-		if e.Path, err = parsePath(p); err != nil {
+		if e.Test, err = answerpath.ParseTest(rest); err != nil {
 			return e, err
-		}
-		e.Op = op
-		switch op {
-		case "present", "absent":
-			if strings.TrimSpace(value) != "" {
-				return e, fmt.Errorf("%s takes no value", op)
-			}
-		case "=", "!=", "prefix", "suffix", "contains":
-			value = strings.TrimSpace(value)
-			if !json.Valid([]byte(value)) {
-				return e, fmt.Errorf("the value %q is not JSON", value)
-			}
-			e.Value = json.RawMessage(value)
-			if op != "=" && op != "!=" {
-				var s string
-				if json.Unmarshal(e.Value, &s) != nil {
-					return e, fmt.Errorf("%s takes a JSON string", op)
-				}
-			}
-		default:
-			return e, fmt.Errorf("unknown test %q (want =, !=, present, absent, prefix, suffix, contains)", op)
 		}
 	case "reaches", "needs":
 		if len(args) != 2 {
@@ -311,93 +280,12 @@ func ParseExpectation(line string) (Expectation, error) {
 	return e, nil
 }
 
-func parsePath(p string) ([]PathStep, error) {
-	if p == "" {
-		return nil, fmt.Errorf("an empty path")
-	}
-	var out []PathStep
-	for _, part := range strings.Split(p, ".") {
-		st := PathStep{pickN: -1}
-		if strings.HasSuffix(part, "#") {
-			st.isLength = true
-			part = strings.TrimSuffix(part, "#")
-		}
-		if i := strings.Index(part, "["); i >= 0 {
-			if !strings.HasSuffix(part, "]") {
-				return nil, fmt.Errorf("path %q: a [ without its ]", p)
-			}
-			pick := part[i+1 : len(part)-1]
-			part = part[:i]
-			if k, v, ok := strings.Cut(pick, "="); ok {
-				st.pickKey, st.pickVal = k, v
-			} else if n, err := strconv.Atoi(pick); err == nil && n >= 0 {
-				st.pickN = n
-			} else {
-				return nil, fmt.Errorf("path %q: [%s] is neither [KEY=VALUE] nor [N]", p, pick)
-			}
-		}
-		if part == "" {
-			return nil, fmt.Errorf("path %q: an empty member name", p)
-		}
-		st.member = part
-		out = append(out, st)
-	}
-	return out, nil
-}
+// Lookup follows path into a decoded answer (see answerpath.Path.Lookup).
+//
+// Deprecated: use path.Lookup.
+func Lookup(v any, path answerpath.Path) (any, bool, string) { return path.Lookup(v) }
 
-// lookup follows a path into a decoded answer. It says, when it fails,
-// where the path ran out.
-func Lookup(v any, path []PathStep) (any, bool, string) {
-	where := ""
-	for _, st := range path {
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return nil, false, fmt.Sprintf("%s is not an object", NonEmpty(where, "the answer"))
-		}
-		where = strings.TrimPrefix(where+"."+st.member, ".")
-		if v, ok = obj[st.member]; !ok {
-			return nil, false, fmt.Sprintf("%s is missing", where)
-		}
-		if st.pickKey != "" || st.pickN >= 0 {
-			arr, ok := v.([]any)
-			if !ok {
-				return nil, false, fmt.Sprintf("%s is not an array", where)
-			}
-			found := false
-			if st.pickN >= 0 {
-				if st.pickN < len(arr) {
-					v, found = arr[st.pickN], true
-				}
-				where += fmt.Sprintf("[%d]", st.pickN)
-			} else {
-				for _, el := range arr {
-					if m, ok := el.(map[string]any); ok {
-						if s, ok := m[st.pickKey].(string); ok && s == st.pickVal {
-							v, found = el, true
-							break
-						}
-					}
-				}
-				where += fmt.Sprintf("[%s=%s]", st.pickKey, st.pickVal)
-			}
-			if !found {
-				return nil, false, fmt.Sprintf("%s has no element %s", strings.TrimSuffix(where, where[strings.LastIndex(where, "["):]), where[strings.LastIndex(where, "["):])
-			}
-		}
-		if st.isLength {
-			switch x := v.(type) {
-			case string:
-				v = float64(len([]rune(x)))
-			case []any:
-				v = float64(len(x))
-			default:
-				return nil, false, fmt.Sprintf("%s has no length", where)
-			}
-		}
-	}
-	return v, true, ""
-}
-
+// NonEmpty returns s, or or when s is empty.
 func NonEmpty(s, or string) string {
 	if s == "" {
 		return or
