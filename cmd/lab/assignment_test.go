@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/mcplab/mcplab/lessons"
 )
 
@@ -86,8 +87,7 @@ type ciStep struct {
 }
 
 // runCI runs shell lines as CI would, in dir, with the freshly built lab
-// first on PATH, and returns the exit status and output. It touches no
-// testing.T, so that the steps of both CIs can run at once (runSteps).
+// first on PATH, and returns the exit status and output.
 func runCI(dir, labDir, script string, vars map[string]string, extra ...string) (int, string, error) {
 	cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script)
 	cmd.Dir = dir
@@ -115,13 +115,20 @@ func runCI(dir, labDir, script string, vars map[string]string, extra ...string) 
 // to what a course's CI has.
 func runSteps(t *testing.T, labDir string, steps []ciStep) {
 	t.Helper()
-	for _, s := range steps {
+	names := make([]string, len(steps))
+	for i, s := range steps {
+		names[i] = s.name
+	}
+	// At once: each step grades a starter, which mostly waits on its
+	// deadline failures.
+	testkit.Concurrently(t, len(steps), names, func(t *testing.T, i int) {
+		s := steps[i]
 		code, out, err := runCI(s.dir, labDir, s.script, s.vars, s.extra...)
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", s.name, err, out)
 		}
 		s.check(t, code, out)
-	}
+	})
 }
 
 // TestAssignmentCI writes every lesson's assignment in every language,
@@ -141,22 +148,29 @@ func TestAssignmentCI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
+	type starter struct {
+		m    *lessons.Manifest
+		lang string
+	}
+	var starters []starter
+	var names []string
 	for _, m := range all {
 		for _, lang := range lessons.StarterLanguages() {
 			if _, err := m.Starter(lang); err != nil {
 				continue
 			}
-			n++
-			t.Run(fmt.Sprintf("lesson%d-%s", m.Number, lang), func(t *testing.T) {
-				t.Parallel()
-				testAssignment(t, m, lang, labDir)
-			})
+			starters = append(starters, starter{m, lang})
+			names = append(names, fmt.Sprintf("lesson%d-%s", m.Number, lang))
 		}
 	}
-	if n < 6 {
-		t.Fatalf("only %d starters: lessons 1 and 2 each have three", n)
+	if len(starters) < 6 {
+		t.Fatalf("only %d starters: lessons 1 and 2 each have three", len(starters))
 	}
+	// Every starter at once, not two at a time as t.Parallel would on
+	// two cores: their grades mostly wait.
+	testkit.Concurrently(t, len(starters), names, func(t *testing.T, i int) {
+		testAssignment(t, starters[i].m, starters[i].lang, labDir)
+	})
 }
 
 // ciWant is what grading an assignment's starter in CI must give: the

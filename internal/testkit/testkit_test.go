@@ -46,3 +46,36 @@ func TestBufferTakesConcurrentWrites(t *testing.T) {
 		t.Errorf("%d bytes written, want 800", got)
 	}
 }
+
+// Concurrently runs every subtest, more of them at once than -parallel
+// would (each waits until all width of them have started), and no more
+// than width.
+func TestConcurrently(t *testing.T) {
+	const width = 3
+	started := make(chan struct{}, 6)
+	all := make(chan struct{})
+	var mu sync.Mutex
+	running, most, ran := 0, 0, 0
+	names := []string{"a", "b", "c", "d", "e", "f"}
+	go func() {
+		for range width {
+			<-started
+		}
+		close(all)
+	}()
+	Concurrently(t, width, names, func(t *testing.T, i int) {
+		mu.Lock()
+		running++
+		most = max(most, running)
+		ran++
+		mu.Unlock()
+		started <- struct{}{}
+		<-all // the first width wait for each other: they run at once
+		mu.Lock()
+		running--
+		mu.Unlock()
+	})
+	if ran != len(names) || most != width {
+		t.Errorf("ran %d subtests, at most %d at once; want %d, at most %d", ran, most, len(names), width)
+	}
+}
