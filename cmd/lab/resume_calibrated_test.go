@@ -34,6 +34,7 @@ func recordScale(t *testing.T, out, name string) float64 {
 // what it may, saying for each other student why it was graded again. A
 // different --time-scale reuses nothing, and says so.
 func TestResumeCalibrated(t *testing.T) {
+	t.Parallel() // its own lab, class and folders; it waits on deadlines, mostly
 	if testing.Short() {
 		t.Skip("-short: builds the lab and grades a class three times")
 	}

@@ -16,6 +16,7 @@ import (
 // graded again, stderr says why for each, and the resumed gradebook is the
 // first run's, not the forged one.
 func TestResumeForgedRecord(t *testing.T) {
+	t.Parallel() // its own lab, class and folders; it waits on deadlines, mostly
 	if testing.Short() {
 		t.Skip("-short: builds the lab and grades a class twice")
 	}

@@ -20,6 +20,7 @@ import (
 // students are reused but for one whose files changed in between, which is
 // graded again.
 func TestResumeAfterKill(t *testing.T) {
+	t.Parallel() // its own lab, class and folders; it waits on deadlines, mostly
 	if testing.Short() {
 		t.Skip("-short: builds the lab and grades a class three times")
 	}
