@@ -1,0 +1,3 @@
+module example.com/starter
+
+go 1.22
