@@ -271,6 +271,7 @@ func TestStarters(t *testing.T) {
 		t.Skip("grading 18 servers takes a minute; not in -short mode")
 	}
 	results, stages := gradeStarters(t)
+	checkTODOFixes(t, results, stages)
 	tables, all := starterTables(results, stages)
 	if all {
 		t.Logf("scores measured in this run, as the teacher key shows them:\n%s", render(tables[len(tables)-1].rows))

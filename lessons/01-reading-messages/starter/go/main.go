@@ -50,6 +50,7 @@ func main() {
 			// and keep the rest for the next chunk. When stdin closes,
 			// bytes left in the buffer are a last line without a newline:
 			// handle them too.
+			// Fixes framing.split-message and framing.many-per-chunk.
 			s.handleLine(chunk[:n])
 		}
 		if err != nil {
@@ -86,6 +87,7 @@ func (s *server) handleLine(line []byte) {
 	// code of its own: answer -32700 (Parse error) with id null, since no
 	// id can be read from it. json.Valid tells whether a line is JSON, but
 	// it does not check that the bytes are UTF-8; utf8.Valid does.
+	// Fixes errors.parse.
 
 	// TODO(lesson 1): invalid requests.
 	// Only a line that is not a JSON object gets -32600 here. Any object
@@ -94,6 +96,7 @@ func (s *server) handleLine(line []byte) {
 	// into the answer. Answer those with -32600 too. Its id is the
 	// request's id when that is a string or an integer, and null
 	// otherwise. The first byte of a json.RawMessage tells its JSON type.
+	// Fixes errors.invalid-request and ids.string-or-integer.
 	var msg map[string]json.RawMessage
 	if err := json.Unmarshal(line, &msg); err != nil || msg == nil {
 		logf("got a line that is not a JSON object")
@@ -107,6 +110,7 @@ func (s *server) handleLine(line []byte) {
 	// A message without an "id" member is a notification. It never gets
 	// an answer, not even an error, whatever its method. The starter
 	// answers it anyway, with id null (a nil id is sent as null).
+	// Fixes notifications.silent.
 	id := msg["id"]
 	logf("got %q (id %s)", method, id)
 	s.answer(id, method, msg["params"])
@@ -131,6 +135,7 @@ func (s *server) answer(id json.RawMessage, method string, params json.RawMessag
 		// sync.Mutex in send. And main must not return while a wait is
 		// still running, or its answer is lost: count the running waits
 		// with a sync.WaitGroup and Wait for them after the read loop.
+		// Fixes order.concurrent.
 		time.Sleep(time.Duration(ms) * time.Millisecond)
 		s.send(response{ID: id, Result: map[string]int{"waited": ms}})
 	default:

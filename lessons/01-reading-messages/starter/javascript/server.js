@@ -40,6 +40,9 @@ async function main() {
     // newline, see buffer.indexOf(0x0a)) to handleLine, and keep the rest
     // for the next chunk. When stdin closes, bytes left in the buffer are a
     // last line without a newline: handle them too.
+    // Fixes framing.split-message, framing.many-per-chunk and methods.wait:
+    // while a wait holds up the loop, the chunks sent behind it pile up
+    // and come out of the next read as one.
     await handleLine(chunk);
   }
   log("stdin closed, exiting");
@@ -74,6 +77,7 @@ async function handleLine(line) {
   // answer as JSON that is not an object: -32600, from the check below.
   // JSON-RPC gives it a code of its own: answer -32700 (Parse error) with
   // id null, since no id can be read from it.
+  // Fixes errors.parse.
   let message = null;
   try {
     message = JSON.parse(utf8.decode(line)); // JSON.parse skips the "\r" of "\r\n"
@@ -87,6 +91,7 @@ async function handleLine(line) {
   // answer(), and any id (true, 1.5, null) is copied into the answer.
   // Answer those with -32600 too. Its id is the request's id when that is a
   // string or an integer (Number.isInteger), and null otherwise.
+  // Fixes errors.invalid-request and ids.string-or-integer.
   if (!isObject(message)) {
     log("got a line that is not a JSON object");
     sendError(null, INVALID_REQUEST, "Invalid Request: a request is a JSON object");
@@ -99,6 +104,7 @@ async function handleLine(line) {
   // answer, not even an error, whatever its method. The starter answers it
   // anyway, with id null. Object.hasOwn(message, "id") tells whether the
   // member is there.
+  // Fixes notifications.silent.
   const id = message.id === undefined ? null : message.id;
   log(`got ${JSON.stringify(method)} (id ${JSON.stringify(id)})`);
   await answer(id, method, message.params);
@@ -123,6 +129,7 @@ async function answer(id, method, params) {
     // callback at a time, so answers never mix. And Node does not exit
     // while a timer is pending, so running waits still answer after stdin
     // closes, as long as nothing calls process.exit().
+    // Fixes order.concurrent.
     await sleep(ms);
     send({ id: id, result: { waited: ms } });
   } else {

@@ -45,6 +45,7 @@ def main():
         # before a b"\n") to handle_line, and keep the rest for the next
         # chunk. When stdin closes, bytes left in the buffer are a last
         # line without a newline: handle them too.
+        # Fixes framing.split-message and framing.many-per-chunk.
         handle_line(chunk)
     log("stdin closed, exiting")
 
@@ -68,6 +69,7 @@ def handle_line(line):
     # id None, since no id can be read from it. Beware: json.loads also
     # accepts NaN and Infinity, which are not JSON (see its parse_constant
     # argument).
+    # Fixes errors.parse.
     try:
         message = json.loads(line.decode("utf-8"))
     except (ValueError, RecursionError):  # not UTF-8, not JSON, or too deep
@@ -80,6 +82,7 @@ def handle_line(line):
     # Answer those with -32600 too. Its id is the request's id when that is
     # a string or an integer, and None otherwise. Careful: in Python, True
     # is an int too.
+    # Fixes errors.invalid-request and ids.string-or-integer.
     if not isinstance(message, dict):
         log("got a line that is not a JSON object")
         send_error(None, INVALID_REQUEST, "Invalid Request: a request is a JSON object")
@@ -90,6 +93,7 @@ def handle_line(line):
     # A message without an "id" member is a notification. It never gets an
     # answer, not even an error, whatever its method. The starter answers
     # it anyway, with id None (sent as null).
+    # Fixes notifications.silent.
     request_id = message.get("id")
     log(f"got {method!r} (id {request_id!r})")
     answer(request_id, method, message.get("params"))
@@ -112,6 +116,7 @@ def answer(request_id, method, params):
         # send() with a threading.Lock. Python waits for running threads
         # before it exits (unless they are daemon threads), so their answers
         # still go out after stdin closes.
+        # Fixes order.concurrent.
         time.sleep(ms / 1000)
         send({"id": request_id, "result": {"waited": ms}})
     else:
