@@ -16,7 +16,7 @@
 //  4. legacy clients: answer initialize, then follow the older rules.
 //
 // Run it:   go run .
-// Grade it: lab grade --lesson 2 -- go run .
+// Grade it: go build -o server . && lab grade --lesson 2 -- ./server
 package main
 
 import (
