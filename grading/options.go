@@ -3,7 +3,7 @@ package grading
 import (
 	"io/fs"
 
-	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
 )
 
@@ -31,7 +31,7 @@ type Options struct {
 	// MaxOutput caps each output stream of each run, in bytes; 0 means 8 MiB.
 	MaxOutput int64
 	// OnEvent, when set, sees every event as it happens.
-	OnEvent func(scenario string, ev client.Event)
+	OnEvent func(scenario string, ev event.Record)
 	// Progress, when set, is told as each scenario starts and ends (see
 	// ProgressEvent); nil tells nothing.
 	Progress Progress

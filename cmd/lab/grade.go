@@ -16,7 +16,7 @@ import (
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/report"
 	"github.com/mcplab/mcplab/lab/capture"
-	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 func gradeCmd(ctx context.Context, e *env, args []string) (int, error) {
@@ -68,7 +68,7 @@ func gradeCmd(ctx context.Context, e *env, args []string) (int, error) {
 		opts.LessonDir = dirFS(*lessonDir)
 	}
 	if *verbose {
-		opts.OnEvent = func(sc string, ev client.Event) { fmt.Fprintf(e.stderr, "[%s] %s\n", sc, ev.Line(true)) }
+		opts.OnEvent = func(sc string, ev event.Record) { fmt.Fprintf(e.stderr, "[%s] %s\n", sc, ev.Line(true)) }
 	}
 	// No sandbox here: each run's process group is ended when the server
 	// ends (EndGroup), and on Linux the lab adopts the daemons that left

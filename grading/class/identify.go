@@ -400,14 +400,18 @@ func clientSide(events []grading.Event) []string {
 	var out []string
 	traffic := false
 	for _, e := range events {
-		switch e.Kind {
+		// Each is compared as its transcript shows it (see
+		// event.Event.TranscriptKind): what the client sent a server,
+		// with the server's alias and connection, and its answers.
+		kind := e.TranscriptKind()
+		switch kind {
 		case event.ToServer:
 			traffic = true
 		case event.Answer:
 		default:
 			continue
 		}
-		out = append(out, e.Scenario+"\x00"+string(e.Kind)+"\x00"+normalRun(e.Text))
+		out = append(out, e.Scenario+"\x00"+string(kind)+"\x00"+normalRun(e.TranscriptText()))
 	}
 	if !traffic {
 		return nil

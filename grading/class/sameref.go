@@ -43,7 +43,7 @@ func sameTranscript(student, reference []grading.Event) bool {
 func serverSide(events []grading.Event) []string {
 	signalled := map[string]bool{} // scenarios whose server was ended by a signal
 	for _, e := range events {
-		switch e.Kind {
+		switch e.TranscriptKind() {
 		case event.ToServer:
 			return nil
 		case event.Exit:
@@ -56,7 +56,7 @@ func serverSide(events []grading.Event) []string {
 	answered := false
 	for _, e := range events {
 		text := e.Text
-		switch e.Kind {
+		switch e.TranscriptKind() {
 		case event.Answer:
 			answered = true
 		case event.Stderr:

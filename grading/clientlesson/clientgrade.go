@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/clientplay"
 	"github.com/mcplab/mcplab/lessons"
 )
@@ -57,7 +56,7 @@ func gradeClient(ctx context.Context, lesson *Lesson, opts grading.Options, star
 		var onEvent func(grading.Event)
 		if opts.OnEvent != nil {
 			onEvent = func(ev grading.Event) {
-				opts.OnEvent(ev.Scenario, client.Event{Kind: ev.Kind, Text: ev.Text, At: time.Duration(ev.AtMS) * time.Millisecond})
+				opts.OnEvent(ev.Scenario, ev.Record())
 			}
 		}
 		opts.ScenarioStarted(sc.Name, n+1, len(lesson.Scenarios), scenarioBudget(sc, opts.TimeScale))

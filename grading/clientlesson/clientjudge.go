@@ -10,8 +10,8 @@ import (
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/clientplay"
 	"github.com/mcplab/mcplab/lab/clientscenario"
+	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/mcphttp"
-	"github.com/mcplab/mcplab/lab/rig"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -73,7 +73,7 @@ func judgesFor(checks []grading.Check) []func(*clientRun, *grading.Tally) {
 
 // sentMessage is one message the client sent a server.
 type sentMessage struct {
-	ev     rig.Event
+	ev     event.Record
 	server string // alias
 	conn   int
 	http   bool
@@ -110,10 +110,10 @@ func (m *sentMessage) describe() string {
 func (r *clientRun) sentMessages() []*sentMessage {
 	var out []*sentMessage
 	for _, ev := range r.Traffic {
-		if ev.Kind != rig.KindSend && ev.Kind != rig.KindPost {
+		if ev.Kind != event.Send && ev.Kind != event.Post {
 			continue
 		}
-		m := &sentMessage{ev: ev, server: ev.Server, conn: ev.Conn, http: ev.Kind == rig.KindPost, at: ev.At, raw: strings.TrimSpace(ev.Text)}
+		m := &sentMessage{ev: ev, server: ev.Server, conn: ev.Conn, http: ev.Kind == event.Post, at: ev.At, raw: strings.TrimSpace(ev.Text)}
 		if json.Unmarshal([]byte(m.raw), &m.msg) == nil {
 			json.Unmarshal(m.msg["method"], &m.method)
 			if id, ok := m.msg["id"]; ok {
@@ -130,7 +130,7 @@ func (r *clientRun) sentMessages() []*sentMessage {
 func (r *clientRun) replies(server string, conn int) []map[string]json.RawMessage {
 	var out []map[string]json.RawMessage
 	for _, ev := range r.Traffic {
-		if ev.Server != server || ev.Conn != conn || (ev.Kind != rig.KindReply && ev.Kind != rig.KindAnswer) {
+		if ev.Server != server || ev.Conn != conn || ev.Kind != event.Answer {
 			continue
 		}
 		var m map[string]json.RawMessage
@@ -145,7 +145,7 @@ func (r *clientRun) replies(server string, conn int) []map[string]json.RawMessag
 // connection by id, or in the same HTTP exchange.
 func (r *clientRun) responseTo(m *sentMessage) map[string]json.RawMessage {
 	for _, ev := range r.Traffic {
-		if ev.Server != m.server || ev.Conn != m.conn || ev.At < m.at || (ev.Kind != rig.KindReply && ev.Kind != rig.KindAnswer) {
+		if ev.Server != m.server || ev.Conn != m.conn || ev.At < m.at || ev.Kind != event.Answer {
 			continue
 		}
 		var rep map[string]json.RawMessage
@@ -429,12 +429,12 @@ func judgeClientIDs(run *clientRun, t *grading.Tally, c grading.Check) {
 	next := 0
 	for _, ev := range run.Traffic {
 		switch ev.Kind {
-		case rig.KindReply:
+		case event.Answer:
 			var m map[string]json.RawMessage
 			if json.Unmarshal([]byte(ev.Text), &m) == nil && m["id"] != nil && m["method"] == nil {
 				closeID(key{ev.Server, ev.Conn}, string(grading.CompactJSON(m["id"])))
 			}
-		case rig.KindGone:
+		case event.Exit:
 			if p := posts[fmt.Sprintf("%s#%d", ev.Server, ev.Conn)]; p != nil {
 				if p.id != nil {
 					closeID(key{ev.Server, 0}, string(grading.CompactJSON(p.id)))
@@ -442,7 +442,7 @@ func judgeClientIDs(run *clientRun, t *grading.Tally, c grading.Check) {
 			} else {
 				delete(open, key{ev.Server, ev.Conn})
 			}
-		case rig.KindSend, rig.KindPost:
+		case event.Send, event.Post:
 			m := sent[next]
 			next++
 			k := key{m.server, m.conn}
@@ -560,7 +560,7 @@ func judgeHeaders(run *clientRun, t *grading.Tally, c grading.Check) {
 		}
 		t.Test(c.ID)
 		if e := mcphttp.CheckHeaders(m.ev.Header, msg); e != nil {
-			t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("the POST of %s was refused with %d: %s (headers: %s)", m.describe(), e.Code, e.Message, clientplay.HeaderSummary(m.ev.Header)),
+			t.Fail(grading.Failure{Scenario: run.Scenario.Name, What: fmt.Sprintf("the POST of %s was refused with %d: %s (headers: %s)", m.describe(), e.Code, e.Message, event.HeaderSummary(m.ev.Header)),
 				Expected: "MCP-Protocol-Version, Mcp-Method and, on tools/call, Mcp-Name, each equal to the body (a name that is not plain ASCII as =?base64?...?=)", Actual: grading.Clip(m.raw, 300)}, c.ID)
 		}
 	}
@@ -571,7 +571,7 @@ func judgeHeaders(run *clientRun, t *grading.Tally, c grading.Check) {
 func (r *clientRun) listedTools() map[string]map[string]bool {
 	listed := map[string]map[string]bool{}
 	for _, ev := range r.Traffic {
-		if ev.Kind != rig.KindReply && ev.Kind != rig.KindAnswer {
+		if ev.Kind != event.Answer {
 			continue
 		}
 		var m struct {

@@ -10,12 +10,12 @@ import (
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/clientplay"
 	"github.com/mcplab/mcplab/lab/clientscenario"
-	"github.com/mcplab/mcplab/lab/rig"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // judgeTraffic runs the judges a catalogue names on one scenario's
 // traffic and returns, per check, what each failure says.
-func judgeTraffic(t *testing.T, catalogue string, traffic []rig.Event) map[string][]string {
+func judgeTraffic(t *testing.T, catalogue string, traffic []event.Record) map[string][]string {
 	t.Helper()
 	checks, err := grading.ParseChecks([]byte(catalogue))
 	if err != nil {
@@ -48,13 +48,13 @@ func judgeTraffic(t *testing.T, catalogue string, traffic []rig.Event) map[strin
 // a tools/list with a cursor no answer gave is nothing to it, though it
 // fails a check that pages tools/list.
 func TestPaginationJudgeTakesItsMethod(t *testing.T) {
-	send := func(at int, text string) rig.Event {
-		return rig.Event{At: time.Duration(at) * time.Millisecond, Server: "docs", Conn: 1, Kind: rig.KindSend, Text: text}
+	send := func(at int, text string) event.Record {
+		return event.Record{At: time.Duration(at) * time.Millisecond, Server: "docs", Conn: 1, Kind: event.Send, Text: text}
 	}
-	reply := func(at int, text string) rig.Event {
-		return rig.Event{At: time.Duration(at) * time.Millisecond, Server: "docs", Conn: 1, Kind: rig.KindReply, Text: text}
+	reply := func(at int, text string) event.Record {
+		return event.Record{At: time.Duration(at) * time.Millisecond, Server: "docs", Conn: 1, Kind: event.Answer, Text: text}
 	}
-	firstPage := []rig.Event{
+	firstPage := []event.Record{
 		send(1, `{"jsonrpc":"2.0","id":1,"method":"resources/list","params":{}}`),
 		reply(2, `{"jsonrpc":"2.0","id":1,"result":{"resources":[{"uri":"file:///a"}],"nextCursor":"p2"}}`),
 		send(3, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"zz"}}`),

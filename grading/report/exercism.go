@@ -109,7 +109,7 @@ func testCode(c grading.CheckResult) string {
 func exercismOutput(r *grading.Result) string {
 	var b strings.Builder
 	for _, e := range r.Transcript {
-		if e.Kind == event.Stderr {
+		if e.Kind == event.Stderr && !e.OfRig() {
 			b.WriteString(oneLine(e.Text, " ") + "\n")
 		}
 	}

@@ -198,7 +198,7 @@ func failureNotes(r *grading.Result, scenarios []scenario) [][]failureNote {
 		search:
 			for i, sc := range scenarios {
 				for j, e := range sc.Events {
-					if e.Kind != event.Answer {
+					if e.TranscriptKind() != event.Answer {
 						continue
 					}
 					text := strings.TrimSpace(e.Text)
@@ -241,8 +241,11 @@ func sequenceDiagram(sc scenario, notes []failureNote) string {
 	}
 	shown := min(len(sc.Events), mdDiagramEvents)
 	for j, e := range sc.Events[:shown] {
-		text := oneLine(e.Text, " | ")
-		switch e.Kind {
+		// What the rig saw is drawn in the words its transcript shows
+		// (see event.Event.TranscriptKind), as a note of the grader's.
+		text := oneLine(e.TranscriptText(), " | ")
+		kind := e.TranscriptKind()
+		switch kind {
 		case event.Send:
 			b.WriteString("    Grader->>Server: " + label(text) + "\n")
 		case event.Answer:
@@ -254,7 +257,7 @@ func sequenceDiagram(sc scenario, notes []failureNote) string {
 		case event.Exit:
 			b.WriteString("    Note over Server: " + label(strings.TrimSpace("exit "+text)) + "\n")
 		default:
-			b.WriteString("    Note over Grader: " + label(strings.TrimSpace(string(e.Kind)+" "+text)) + "\n")
+			b.WriteString("    Note over Grader: " + label(strings.TrimSpace(string(kind)+" "+text)) + "\n")
 		}
 		writeNotes(j)
 	}

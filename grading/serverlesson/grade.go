@@ -17,6 +17,7 @@ import (
 	"github.com/mcplab/mcplab/lab/proc"
 
 	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/scenario"
 	"github.com/mcplab/mcplab/lessons"
 )
@@ -161,7 +162,7 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 	var runs []*evidence
 	probeOpts := client.Options{TimeScale: opts.TimeScale, MaxOutput: opts.MaxOutput}
 	if opts.OnEvent != nil {
-		probeOpts.OnEvent = func(ev client.Event) { opts.OnEvent(probeName, ev) }
+		probeOpts.OnEvent = func(ev event.Record) { opts.OnEvent(probeName, ev) }
 	}
 	probing := lesson.Manifest().Ready.Kind == "probe"
 	if probing {
@@ -176,7 +177,7 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 	}
 	if probe != nil {
 		for _, ev := range probe.Events {
-			res.Transcript = append(res.Transcript, grading.Event{Scenario: probeName, AtMS: ev.At.Milliseconds(), Kind: ev.Kind, Text: ev.Text})
+			res.Transcript = append(res.Transcript, ev.In(probeName))
 		}
 		if probe.StartErr != nil {
 			return res.CouldNotStart(lesson.Checks(), "the server could not be started: "+probe.StartErr.Error(), started), nil
@@ -212,7 +213,7 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 		co := client.Options{Ready: ScenarioReadiness(lesson.Manifest()), TimeScale: opts.TimeScale, MaxOutput: opts.MaxOutput}
 		if opts.OnEvent != nil {
 			name := sc.Name
-			co.OnEvent = func(ev client.Event) { opts.OnEvent(name, ev) }
+			co.OnEvent = func(ev event.Record) { opts.OnEvent(name, ev) }
 		}
 		opts.ScenarioStarted(sc.Name, n+1, len(scenarios), ScenarioBudget(sc, opts.TimeScale))
 		run, err := client.Play(ctx, sc, opts.Student, co)
@@ -221,7 +222,7 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 			return nil, fmt.Errorf("playing scenario %s: %w", sc.Name, err)
 		}
 		for _, ev := range run.Events {
-			events[i] = append(events[i], grading.Event{Scenario: sc.Name, AtMS: ev.At.Milliseconds(), Kind: ev.Kind, Text: ev.Text})
+			events[i] = append(events[i], ev.In(sc.Name))
 		}
 		if run.StartErr != nil {
 			played()

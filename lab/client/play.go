@@ -21,13 +21,6 @@ import (
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
-// Event is one timed happening.
-type Event struct {
-	At   time.Duration // since the client started the server
-	Kind event.Kind
-	Text string
-}
-
 // Options tune a Play. The zero value gives the defaults.
 type Options struct {
 	// Ready says how the server shows it is ready; the zero value waits
@@ -53,7 +46,7 @@ type Options struct {
 	MaxLine int
 	// OnEvent, when set, is called with each event as it happens, one at a
 	// time.
-	OnEvent func(Event)
+	OnEvent func(event.Record)
 }
 
 func (o Options) scaled(d, def time.Duration) time.Duration {
@@ -71,7 +64,9 @@ type Run struct {
 	Scenario *scenario.Scenario
 	// StartErr is set when the server could not be started at all.
 	StartErr error
-	Events   []Event
+	// Events are what happened, timed since the client started the
+	// server.
+	Events []event.Record
 	// Ready reports whether the server logged a ready line in time.
 	Ready bool
 	// Answers are the server's stdout lines, in the order they came.
@@ -128,7 +123,7 @@ type recorder struct {
 	mu    sync.Mutex
 	start time.Time
 	run   *Run
-	on    func(Event)
+	on    func(event.Record)
 	// changed is closed and replaced when an answer arrives, if watched:
 	// answered has handed it out since it was made.
 	changed chan struct{}
@@ -138,14 +133,14 @@ type recorder struct {
 	allow map[string]int
 }
 
-func (r *recorder) add(kind event.Kind, text string) Event {
+func (r *recorder) add(kind event.Kind, text string) event.Record {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.addLocked(kind, text)
 }
 
-func (r *recorder) addLocked(kind event.Kind, text string) Event {
-	ev := Event{At: time.Since(r.start), Kind: kind, Text: text}
+func (r *recorder) addLocked(kind event.Kind, text string) event.Record {
+	ev := event.Record{At: time.Since(r.start), Kind: kind, Text: text}
 	r.run.Events = append(r.run.Events, ev)
 	if r.on != nil {
 		r.on(ev)

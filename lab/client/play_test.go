@@ -55,10 +55,10 @@ func lessonScenario(t *testing.T) *scenario.Scenario {
 // chunks, stderr in its own order, answers sorted, notes, exit): JSON-RPC
 // leaves free the order of answers to lines of one chunk, and nothing orders
 // the two output streams against each other.
-func normalise(events []client.Event) string {
+func normalise(events []event.Record) string {
 	rank := map[event.Kind]int{event.Close: 0, event.Send: 1, event.Stderr: 2,
 		event.Answer: 3, event.Note: 4, event.Exit: 5}
-	sorted := append([]client.Event(nil), events...)
+	sorted := append([]event.Record(nil), events...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		a, b := sorted[i], sorted[j]
 		if a.At != b.At {

@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"strings"
 	"time"
 
 	"github.com/mcplab/mcplab/lab/clientscenario"
 	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
-	"github.com/mcplab/mcplab/lab/rig"
 )
 
 // end ends the client's run: with its commands over (exit is nil) its
@@ -187,16 +185,16 @@ func Watch(ctx context.Context, sc *clientscenario.Scenario, starter proc.Starte
 
 // stillOpen lists the stdio server starts that had not ended when the
 // events were taken.
-func stillOpen(evs []rig.Event) []string {
+func stillOpen(evs []event.Record) []string {
 	open := map[string]bool{}
 	var order []string
 	for _, ev := range evs {
 		key := fmt.Sprintf("%s (start %d)", ev.Server, ev.Conn)
 		switch ev.Kind {
-		case rig.KindStart:
+		case event.Start:
 			open[key] = true
 			order = append(order, key)
-		case rig.KindGone:
+		case event.Exit:
 			delete(open, key)
 		}
 	}
@@ -207,40 +205,4 @@ func stillOpen(evs []rig.Event) []string {
 		}
 	}
 	return out
-}
-
-// trafficEvent is the transcript's event for what the rig saw: a message
-// to or from a server, named SERVER#N by its alias and connection, or a
-// happening of the rig's own.
-func trafficEvent(scenario string, ev rig.Event) event.Event {
-	out := event.Event{Scenario: scenario, AtMS: ev.At.Milliseconds()}
-	where := fmt.Sprintf("%s#%d", ev.Server, ev.Conn)
-	switch ev.Kind {
-	case rig.KindSend:
-		out.Kind, out.Text = event.ToServer, where+" "+ev.Text
-	case rig.KindPost:
-		out.Kind, out.Text = event.ToServer, where+" ["+HeaderSummary(ev.Header)+"] "+ev.Text
-	case rig.KindAnswer: // a stdio server's line or an HTTP answer's message
-		out.Kind, out.Text = event.FromServer, where+" "+ev.Text
-	case rig.KindStatus:
-		out.Kind, out.Text = event.FromServer, fmt.Sprintf("%s HTTP %d %s", where, ev.Status, ev.Text)
-	default:
-		out.Kind, out.Text = event.Rig, where+" "+rig.Word(ev.Kind)+" "+ev.Text
-	}
-	out.Text = strings.TrimSpace(out.Text)
-	return out
-}
-
-// HeaderSummary names the MCP headers of a POST and their values, and
-// those missing: "Mcp-Protocol-Version: 2026-07-28; Mcp-Method missing".
-func HeaderSummary(h map[string][]string) string {
-	var parts []string
-	for _, k := range []string{"Mcp-Protocol-Version", "Mcp-Method", "Mcp-Name"} {
-		if v, ok := h[k]; ok {
-			parts = append(parts, fmt.Sprintf("%s: %s", k, strings.Join(v, ",")))
-		} else if k != "Mcp-Name" {
-			parts = append(parts, k+" missing")
-		}
-	}
-	return strings.Join(parts, "; ")
 }

@@ -91,7 +91,7 @@ func (l *Launch) Play(ctx context.Context, sc *clientscenario.Scenario, lesson f
 	defer os.RemoveAll(dir)
 	c := &playing{ctx: ctx, sc: sc, run: run, scale: scale, onEvent: onEvent, kept: newEventCap()}
 	r, err := rig.Start(ctx, specs, rig.Options{Dir: dir, Relay: l.relay, Owner: l.owner, ReadTimeout: Scaled(rig.DefaultReadTimeout, scale),
-		OnEvent: func(ev rig.Event) { c.emit(trafficEvent(sc.Name, ev)) }})
+		OnEvent: func(ev event.Record) { c.emit(ev.In(sc.Name)) }})
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}

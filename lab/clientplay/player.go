@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"unicode"
 
 	"github.com/mcplab/mcplab/lab/clientscenario"
 	"github.com/mcplab/mcplab/lab/event"
@@ -104,28 +105,18 @@ func IsRigConfigNote(ev event.Event) bool {
 // middle, and what a terminal would act on is escaped.
 func Line(ev event.Event, times bool) string {
 	var text string
-	switch ev.Kind {
-	case event.Send:
+	switch {
+	case ev.OfRig():
+		text = trafficLine(ev)
+	case ev.Kind == event.Send:
 		text = "you -> client  " + clipMiddle(ev.Text)
-	case event.Answer:
+	case ev.Kind == event.Answer:
 		text = "client -> you  " + clipMiddle(ev.Text)
-	case event.Stderr:
+	case ev.Kind == event.Stderr:
 		text = "client stderr  " + clipMiddle(ev.Text)
-	case event.ToServer:
-		server, msg, _ := strings.Cut(ev.Text, " ")
-		headers := ""
-		if strings.HasPrefix(msg, "[") {
-			if i := strings.Index(msg, "] "); i > 0 {
-				headers, msg = msg[:i+2], msg[i+2:]
-			}
-		}
-		text = "   client -> " + server + "  " + textesc.Line(headers) + clipMiddle(msg)
-	case event.FromServer:
-		server, msg, _ := strings.Cut(ev.Text, " ")
-		text = "   " + server + " -> client  " + clipMiddle(msg)
-	case event.Exit:
+	case ev.Kind == event.Exit:
 		text = "-- client " + ev.Text
-	case event.Close:
+	case ev.Kind == event.Close:
 		text = "-- stdin closed"
 	default:
 		text = "-- " + clipMiddle(ev.Text)
@@ -134,6 +125,31 @@ func Line(ev event.Event, times bool) string {
 		return fmt.Sprintf("%6dms %s", ev.AtMS, text)
 	}
 	return text
+}
+
+// trafficLine renders an event the rig saw: "client -> SERVER#N" before
+// what the client sent (an HTTP request's MCP headers in brackets before
+// its body), "SERVER#N -> client" before what the server sent back ("HTTP
+// 200" and the content type for an answer's status), "-- SERVER#N" and
+// the rig's word for the rest.
+func trafficLine(ev event.Event) string {
+	where := fmt.Sprintf("%s#%d", ev.Server, ev.Conn)
+	body := strings.TrimRightFunc(ev.Text, unicode.IsSpace)
+	switch ev.Kind {
+	case event.Send:
+		return "   client -> " + where + "  " + clipMiddle(body)
+	case event.Post:
+		headers := "[" + event.HeaderSummary(ev.Header) + "]"
+		if body != "" {
+			headers += " "
+		}
+		return "   client -> " + where + "  " + textesc.Line(headers) + clipMiddle(body)
+	case event.Answer:
+		return "   " + where + " -> client  " + clipMiddle(body)
+	case event.Status:
+		return "   " + where + " -> client  " + clipMiddle(strings.TrimSpace(fmt.Sprintf("HTTP %d %s", ev.Status, body)))
+	}
+	return "-- " + clipMiddle(ev.TranscriptText())
 }
 
 // clipMiddle keeps a transcript line readable: a line longer than 240

@@ -50,7 +50,7 @@ type Record struct {
 	ExtraCut int
 	// Traffic is every event the rig saw, and Stderr the client's stderr
 	// lines.
-	Traffic []rig.Event
+	Traffic []event.Record
 	Stderr  []string
 	// ClosedAt is when stdin was closed; -1 if it never was.
 	ClosedAt time.Duration

@@ -174,18 +174,24 @@ func newEventCap() *eventCap { return &eventCap{} }
 
 // take cuts ev's text to the cap and reports whether ev is kept.
 func (c *eventCap) take(ev *event.Event) bool {
-	size := min(len(ev.Text), event.TextMax)
+	// Sizes are of the text a transcript shows (see event.Bound), as
+	// they are counted there.
+	shown := len(ev.TranscriptText())
+	size := min(shown, event.TextMax)
 	// The grader's own events (a command sent, stdin closed, the exit, a
 	// note) are few and always kept; what the client and the servers wrote
 	// is kept until the cap.
-	own := ev.Kind == event.Send || ev.Kind == event.Close || ev.Kind == event.Exit || ev.Kind == event.Note
+	own := !ev.OfRig() && (ev.Kind == event.Send || ev.Kind == event.Close || ev.Kind == event.Exit || ev.Kind == event.Note)
 	if !own && (c.dropped > 0 || c.events >= event.ScenarioEventsMax || c.bytes+size > event.ScenarioTextMax) {
 		c.dropped++
-		c.droppedBytes += int64(len(ev.Text))
+		c.droppedBytes += int64(shown)
 		return false
 	}
-	ev.Text = event.CutText(ev.Text, event.TextMax, fmt.Sprintf("an event's text is kept up to %d bytes", event.TextMax))
-	c.bytes += len(ev.Text)
+	if shown > event.TextMax {
+		ev.Text = event.CutText(ev.Text, event.TextMax-(shown-len(ev.Text)), fmt.Sprintf("an event's text is kept up to %d bytes", event.TextMax))
+		shown = len(ev.TranscriptText())
+	}
+	c.bytes += shown
 	c.events++
 	return true
 }

@@ -48,7 +48,9 @@ func Bound(events []Event) []Event {
 			out = append(out, e)
 			continue
 		}
-		size := len(e.Text)
+		// Sizes are of the text the transcript shows (see
+		// TranscriptText): what a file holds and a report prints.
+		size := len(e.TranscriptText())
 		if t.note >= 0 || t.bytes+min(size, TextMax) > ScenarioTextMax || t.events >= ScenarioEventsMax ||
 			total+min(size, TextMax) > TranscriptTextMax || totalEvents >= TranscriptEventsMax {
 			if t.note < 0 {
@@ -62,12 +64,13 @@ func Bound(events []Event) []Event {
 			continue
 		}
 		if size > TextMax {
-			e.Text = CutText(e.Text, TextMax, fmt.Sprintf("an event's text is kept up to %d bytes", TextMax))
+			e.Text = CutText(e.Text, TextMax-(size-len(e.Text)), fmt.Sprintf("an event's text is kept up to %d bytes", TextMax))
+			size = len(e.TranscriptText())
 			changed = true
 		}
-		t.bytes += len(e.Text)
+		t.bytes += size
 		t.events++
-		total += len(e.Text)
+		total += size
 		totalEvents++
 		t.lastAt = max(t.lastAt, e.AtMS)
 		out = append(out, e)

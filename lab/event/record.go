@@ -18,13 +18,16 @@ type Event struct {
 	// Text is the chunk, line or note, exactly as sent or received (a chunk
 	// keeps its newlines).
 	Text string `json:"text"`
-	// Server, Conn, Header and Status are the Record's (see Record): for
-	// what the rig saw, the alias of the server it played, the
-	// connection, an HTTP request's headers and an answer's status.
-	Server string      `json:"server,omitempty"`
-	Conn   int         `json:"conn,omitempty"`
-	Header http.Header `json:"header,omitempty"`
-	Status int         `json:"status,omitempty"`
+	// Server, Conn, Header, Status and Played are the Record's (see
+	// Record): the server the event is about, the connection, an HTTP
+	// request's headers, an answer's status, and whether the lab played
+	// the server (the rig's events). A file holds them as its "record"
+	// (see MarshalJSON).
+	Server string      `json:"-"`
+	Conn   int         `json:"-"`
+	Header http.Header `json:"-"`
+	Status int         `json:"-"`
+	Played bool        `json:"-"`
 }
 
 // The caps on what a transcript keeps of one scenario: each event's text

@@ -1,8 +1,12 @@
 package event
 
 import (
+	"fmt"
 	"net/http"
+	"strings"
 	"time"
+
+	"github.com/mcplab/mcplab/lab/textesc"
 )
 
 // Record is one thing the lab saw happen, timed, with what it knows of it
@@ -26,9 +30,10 @@ type Record struct {
 	// newlines kept), the line, an HTTP body or one event's data, an
 	// answer's content type, or a few words of the recorder's.
 	Text string `json:"text"`
-	// Server is the alias of the server the lab played that the record
-	// is about, for what the rig saw; "" for the scripted client's own
-	// server, which has no alias.
+	// Server names the server the record is about, when there are more
+	// than one: the alias of a server the lab plays for a client under
+	// test (see Played), a copy of a student's server; "" for the one
+	// server the scripted client started.
 	Server string `json:"server,omitempty"`
 	// Conn numbers the server's connections from 1: a stdio server's
 	// starts, an HTTP server's requests; 0 when the record is about no
@@ -39,11 +44,63 @@ type Record struct {
 	// Status is an HTTP answer's status code, on a Status (and on a
 	// Refused, the status the rig answered with).
 	Status int `json:"status,omitempty"`
+	// Played says the lab played Server for a client under test: the
+	// record is the rig's, of the traffic between the student's client
+	// and a server of the lab's, and a transcript shows it in the rig's
+	// words (see TranscriptKind).
+	Played bool `json:"played,omitempty"`
+}
+
+// Record is the event as a Record, its time the event's milliseconds.
+func (e Event) Record() Record {
+	return Record{At: time.Duration(e.AtMS) * time.Millisecond, Kind: e.Kind, Text: e.Text,
+		Server: e.Server, Conn: e.Conn, Header: e.Header, Status: e.Status, Played: e.Played}
 }
 
 // In is the record as an event of the scenario's transcript, its time in
 // whole milliseconds.
 func (r Record) In(scenario string) Event {
 	return Event{Scenario: scenario, AtMS: r.At.Milliseconds(), Kind: r.Kind, Text: r.Text,
-		Server: r.Server, Conn: r.Conn, Header: r.Header, Status: r.Status}
+		Server: r.Server, Conn: r.Conn, Header: r.Header, Status: r.Status, Played: r.Played}
+}
+
+// Line renders the record as one line of the scripted client's
+// transcript, as `lab run` prints it: "-> " for a chunk sent (its newlines
+// shown as " | "), "stderr " for a log line, "<- " for an answer, "-- "
+// for the rest, and for what the rig saw its transcript's text (see
+// TranscriptText). With withTime, a column with the time since the start
+// comes first. Control characters and invalid UTF-8 from the server are
+// shown escaped (see textesc.Line), so a transcript never drives a
+// terminal.
+func (r Record) Line(withTime bool) string {
+	var text string
+	switch {
+	case r.OfRig():
+		text = "-- " + textesc.Line(r.TranscriptText())
+	case r.Kind == Send:
+		text = "-> " + ShowChunk(r.Text)
+	case r.Kind == Stderr:
+		text = "stderr " + textesc.Line(r.Text)
+	case r.Kind == Answer:
+		text = "<- " + textesc.Line(r.Text)
+	case r.Kind == Exit:
+		text = "-- server " + r.Text
+	default:
+		text = "-- " + textesc.Line(r.Text)
+	}
+	if withTime {
+		return fmt.Sprintf("%6dms %s", r.At.Round(time.Millisecond).Milliseconds(), text)
+	}
+	return text
+}
+
+// ShowChunk shows a chunk on one line: the trailing newline dropped and the
+// newlines inside shown as " | ", each line escaped (see textesc.Line).
+func ShowChunk(chunk string) string {
+	chunk = strings.TrimRight(chunk, "\n")
+	parts := strings.Split(chunk, "\n")
+	for i, p := range parts {
+		parts[i] = textesc.Line(strings.TrimSuffix(p, "\r"))
+	}
+	return strings.Join(parts, " | ")
 }

@@ -71,12 +71,12 @@ type serverRun struct {
 func (r *serverRun) Preface() (string, string, error) { return "", "", nil }
 
 // Play plays the scenario and hands over each event with its line (see
-// client.Event's Line).
+// event.Record's Line).
 func (r *serverRun) Play(ctx context.Context, onEvent func(event.Event, string)) error {
 	run, err := client.Play(ctx, r.sc, r.starter, client.Options{
 		Ready: r.ready,
-		OnEvent: func(ev client.Event) {
-			onEvent(event.Event{Scenario: r.sc.Name, AtMS: ev.At.Milliseconds(), Kind: ev.Kind, Text: ev.Text}, ev.Line(r.times))
+		OnEvent: func(ev event.Record) {
+			onEvent(ev.In(r.sc.Name), ev.Line(r.times))
 		},
 	})
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/internal/testkit"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // childEnv, when set, makes the test binary play a client behind a
@@ -74,7 +75,7 @@ func TestBridgeForwardsToSocket(t *testing.T) {
 	evs := newEventLog()
 	r := startTickets(t, Options{OnEvent: evs.record})
 	direct := post(t, "tcp", r.Bridges()[0].Addr, "/mcp", listHeader, listBody)
-	evs.waitFor(t, KindGone)
+	evs.waitFor(t, event.Exit)
 	addr := freeAddr(t)
 	pairs := []BridgePair{r.Bridges()[0], {Addr: addr, Socket: r.Bridges()[0].Socket}}
 	self, err := os.Executable()
@@ -96,8 +97,8 @@ func TestBridgeForwardsToSocket(t *testing.T) {
 		if stderr.Len() != 0 {
 			t.Errorf("%s: stderr %q, want nothing", url, stderr.String())
 		}
-		got := evs.waitFor(t, KindGone)
-		if len(got) != 4 || got[0].Kind != KindPost || got[0].Text != listBody {
+		got := evs.waitFor(t, event.Exit)
+		if len(got) != 4 || got[0].Kind != event.Post || got[0].Text != listBody {
 			t.Errorf("%s: events\n%s", url, dumpEvents(got))
 		}
 	}

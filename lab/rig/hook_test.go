@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // ParseHook reads today's form (a tool's name) as a tools/call hook, a
@@ -100,15 +102,15 @@ func TestStdioHoldsResourceRead(t *testing.T) {
 	rr.cancel()
 	rr.wait(t)
 	waitOpen(t, r, 0)
-	sameEvents(t, "held read", r.Events(), []Event{
-		{Server: "notes", Conn: 1, Kind: KindStart},
-		{Server: "notes", Conn: 1, Kind: KindSend, Text: slow},
-		{Server: "notes", Conn: 1, Kind: KindHeld, Text: "the rig holds this resources/read of notes://slow and will never answer it"},
-		{Server: "notes", Conn: 1, Kind: KindSend, Text: fast},
-		{Server: "notes", Conn: 1, Kind: KindReply, Text: fast},
-		{Server: "notes", Conn: 1, Kind: KindSend, Text: call},
-		{Server: "notes", Conn: 1, Kind: KindReply, Text: call},
-		{Server: "notes", Conn: 1, Kind: KindGone},
+	sameEvents(t, "held read", r.Events(), []event.Record{
+		{Server: "notes", Conn: 1, Kind: event.Start},
+		{Server: "notes", Conn: 1, Kind: event.Send, Text: slow},
+		{Server: "notes", Conn: 1, Kind: event.Held, Text: "the rig holds this resources/read of notes://slow and will never answer it"},
+		{Server: "notes", Conn: 1, Kind: event.Send, Text: fast},
+		{Server: "notes", Conn: 1, Kind: event.Answer, Text: fast},
+		{Server: "notes", Conn: 1, Kind: event.Send, Text: call},
+		{Server: "notes", Conn: 1, Kind: event.Answer, Text: call},
+		{Server: "notes", Conn: 1, Kind: event.Exit},
 	})
 }
 
@@ -127,8 +129,8 @@ func TestHTTPBreaksPromptGet(t *testing.T) {
 	if ex := post(t, "tcp", addr, "/mcp", header, get); ex.bodyErr == nil || ex.body != "" {
 		t.Errorf("the broken answer read as %q, %v; want no bytes and an error", ex.body, ex.bodyErr)
 	}
-	got := untimed(evs.waitFor(t, KindGone))
-	if len(got) != 4 || got[2].Kind != KindCut || got[2].Text != "the rig broke the connection before the answer's body" {
+	got := untimed(evs.waitFor(t, event.Exit))
+	if len(got) != 4 || got[2].Kind != event.Cut || got[2].Text != "the rig broke the connection before the answer's body" {
 		t.Errorf("events of the broken answer\n%s", dumpEvents(got))
 	}
 	other := strings.Replace(get, `"summary"`, `"other"`, 1)

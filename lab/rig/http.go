@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // RequestLineHeader is the header under which a post event keeps the
@@ -31,25 +33,25 @@ func (r *Rig) httpHandler(s Server) http.Handler {
 		h.Set(RequestLineHeader, req.Method+" "+req.URL.Path)
 		body, release, err := r.readBody(w, req)
 		if err != nil {
-			r.record(Event{Server: s.Alias, Conn: n, Kind: KindPost, Header: h, Text: string(body)})
+			r.record(event.Record{Server: s.Alias, Conn: n, Kind: event.Post, Header: h, Text: string(body)})
 			r.refuse(w, s.Alias, n, err)
 			return
 		}
 		defer release()
-		r.record(Event{Server: s.Alias, Conn: n, Kind: KindPost, Header: h, Text: string(body)})
+		r.record(event.Record{Server: s.Alias, Conn: n, Kind: event.Post, Header: h, Text: string(body)})
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		if s.Hold.Picks(body) {
-			r.record(Event{Server: s.Alias, Conn: n, Kind: KindHeld, Text: holdText(s.Hold)})
+			r.record(event.Record{Server: s.Alias, Conn: n, Kind: event.Held, Text: holdText(s.Hold)})
 			select {
 			case <-req.Context().Done():
 			case <-r.ctx.Done():
 			}
-			r.record(Event{Server: s.Alias, Conn: n, Kind: KindGone})
+			r.record(event.Record{Server: s.Alias, Conn: n, Kind: event.Exit})
 			// Never an answer, not even an empty one as the rig closes.
 			panic(http.ErrAbortHandler)
 		}
 		tw := &tapWriter{w: w, rig: r, alias: s.Alias, conn: n, cut: s.Break.Picks(body)}
-		defer r.record(Event{Server: s.Alias, Conn: n, Kind: KindGone})
+		defer r.record(event.Record{Server: s.Alias, Conn: n, Kind: event.Exit})
 		defer tw.finish()
 		s.HTTP.ServeHTTP(tw, req)
 		if tw.broken {
@@ -88,7 +90,7 @@ func (t *tapWriter) WriteHeader(code int) {
 	t.status = code
 	ct := t.w.Header().Get("Content-Type")
 	t.stream = strings.HasPrefix(ct, "text/event-stream")
-	t.rig.record(Event{Server: t.alias, Conn: t.conn, Kind: KindStatus, Status: code, Text: ct})
+	t.rig.record(event.Record{Server: t.alias, Conn: t.conn, Kind: event.Status, Status: code, Text: ct})
 	t.w.WriteHeader(code)
 	if t.cut && !t.stream {
 		t.breakOff("the rig broke the connection before the answer's body")
@@ -120,7 +122,7 @@ func (t *tapWriter) Write(p []byte) (int, error) {
 			t.breakOff("the rig broke the stream off before its first message")
 			return 0, errCut
 		}
-		t.rig.record(Event{Server: t.alias, Conn: t.conn, Kind: KindAnswer, Text: data})
+		t.rig.record(event.Record{Server: t.alias, Conn: t.conn, Kind: event.Answer, Text: data})
 		if _, err := t.w.Write(ev); err != nil {
 			return 0, err
 		}
@@ -139,7 +141,7 @@ func (t *tapWriter) Flush() {
 // with no more bytes, which the client sees as a stream that broke.
 func (t *tapWriter) breakOff(why string) {
 	t.Flush()
-	t.rig.record(Event{Server: t.alias, Conn: t.conn, Kind: KindCut, Text: why})
+	t.rig.record(event.Record{Server: t.alias, Conn: t.conn, Kind: event.Cut, Text: why})
 	t.finished = true
 	t.broken = true
 }
@@ -150,7 +152,7 @@ func (t *tapWriter) finish() {
 	}
 	t.finished = true
 	if !t.stream && len(t.body) > 0 {
-		t.rig.record(Event{Server: t.alias, Conn: t.conn, Kind: KindAnswer, Text: strings.TrimSpace(string(t.body))})
+		t.rig.record(event.Record{Server: t.alias, Conn: t.conn, Kind: event.Answer, Text: strings.TrimSpace(string(t.body))})
 	}
 }
 
@@ -175,11 +177,11 @@ func (r *Rig) refuse(w http.ResponseWriter, alias string, n int, err error) {
 	if errors.As(err, &be) {
 		status = be.status
 	}
-	r.record(Event{Server: alias, Conn: n, Kind: KindRefused, Status: status, Text: why})
+	r.record(event.Record{Server: alias, Conn: n, Kind: event.Refused, Status: status, Text: why})
 	msg, _ := json.Marshal(why)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Connection", "close")
 	w.WriteHeader(status)
 	io.WriteString(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":`+string(msg)+"}}\n")
-	r.record(Event{Server: alias, Conn: n, Kind: KindGone})
+	r.record(event.Record{Server: alias, Conn: n, Kind: event.Exit})
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/tickets"
 )
 
@@ -116,12 +117,12 @@ func TestHTTPRecordsExchanges(t *testing.T) {
 	if list.bodyErr != nil || list.resp.StatusCode != 200 || list.resp.Header.Get("Content-Type") != "application/json" {
 		t.Fatalf("tools/list: %d %q %v", list.resp.StatusCode, list.resp.Header.Get("Content-Type"), list.bodyErr)
 	}
-	got := untimed(evs.waitFor(t, KindGone))
-	want := []Event{
-		{Server: "tickets", Conn: 1, Kind: KindPost, Header: wantHeader(listHeader, listBody), Text: listBody},
-		{Server: "tickets", Conn: 1, Kind: KindStatus, Status: 200, Text: "application/json"},
-		{Server: "tickets", Conn: 1, Kind: KindAnswer, Text: strings.TrimSpace(list.body)},
-		{Server: "tickets", Conn: 1, Kind: KindGone},
+	got := untimed(evs.waitFor(t, event.Exit))
+	want := []event.Record{
+		{Server: "tickets", Conn: 1, Kind: event.Post, Header: wantHeader(listHeader, listBody), Text: listBody},
+		{Server: "tickets", Conn: 1, Kind: event.Status, Status: 200, Text: "application/json"},
+		{Server: "tickets", Conn: 1, Kind: event.Answer, Text: strings.TrimSpace(list.body)},
+		{Server: "tickets", Conn: 1, Kind: event.Exit},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("tools/list events\n%s\nwant\n%s", dumpEvents(got), dumpEvents(want))
@@ -136,13 +137,13 @@ func TestHTTPRecordsExchanges(t *testing.T) {
 	if wantBody := "event: message\ndata: " + progress + "\n\nevent: message\ndata: " + response + "\n\n"; call.body != wantBody {
 		t.Errorf("the stream the client got\n%q\nwant\n%q", call.body, wantBody)
 	}
-	got = untimed(evs.waitFor(t, KindGone))
-	want = []Event{
-		{Server: "tickets", Conn: 2, Kind: KindPost, Header: wantHeader(callHeader, searchBody), Text: searchBody},
-		{Server: "tickets", Conn: 2, Kind: KindStatus, Status: 200, Text: "text/event-stream"},
-		{Server: "tickets", Conn: 2, Kind: KindAnswer, Text: progress},
-		{Server: "tickets", Conn: 2, Kind: KindAnswer, Text: response},
-		{Server: "tickets", Conn: 2, Kind: KindGone},
+	got = untimed(evs.waitFor(t, event.Exit))
+	want = []event.Record{
+		{Server: "tickets", Conn: 2, Kind: event.Post, Header: wantHeader(callHeader, searchBody), Text: searchBody},
+		{Server: "tickets", Conn: 2, Kind: event.Status, Status: 200, Text: "text/event-stream"},
+		{Server: "tickets", Conn: 2, Kind: event.Answer, Text: progress},
+		{Server: "tickets", Conn: 2, Kind: event.Answer, Text: response},
+		{Server: "tickets", Conn: 2, Kind: event.Exit},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("tools/call events\n%s\nwant\n%s", dumpEvents(got), dumpEvents(want))
@@ -153,8 +154,8 @@ func TestHTTPRecordsExchanges(t *testing.T) {
 	if viaSocket.bodyErr != nil || viaSocket.resp.StatusCode != 200 || viaSocket.body != list.body {
 		t.Errorf("tools/list through the socket: %d %q %v; want the port's answer %q", viaSocket.resp.StatusCode, viaSocket.body, viaSocket.bodyErr, list.body)
 	}
-	got = untimed(evs.waitFor(t, KindGone))
-	if len(got) != 4 || got[0].Conn != 3 || got[0].Kind != KindPost || got[2].Text != strings.TrimSpace(list.body) {
+	got = untimed(evs.waitFor(t, event.Exit))
+	if len(got) != 4 || got[0].Conn != 3 || got[0].Kind != event.Post || got[2].Text != strings.TrimSpace(list.body) {
 		t.Errorf("through the socket, events\n%s", dumpEvents(got))
 	}
 	if n := len(r.Events()); n != 13 {
@@ -189,12 +190,12 @@ func TestHTTPCut(t *testing.T) {
 			if call.bodyErr == nil || call.body != "" {
 				t.Errorf("reading the cut answer gave %q, %v; want no bytes and an error", call.body, call.bodyErr)
 			}
-			got := untimed(evs.waitFor(t, KindGone))
-			want := []Event{
-				{Server: "tickets", Conn: 1, Kind: KindPost, Header: wantHeader(tt.header, searchBody), Text: searchBody},
-				{Server: "tickets", Conn: 1, Kind: KindStatus, Status: 200, Text: tt.contentType},
-				{Server: "tickets", Conn: 1, Kind: KindCut, Text: tt.why},
-				{Server: "tickets", Conn: 1, Kind: KindGone},
+			got := untimed(evs.waitFor(t, event.Exit))
+			want := []event.Record{
+				{Server: "tickets", Conn: 1, Kind: event.Post, Header: wantHeader(tt.header, searchBody), Text: searchBody},
+				{Server: "tickets", Conn: 1, Kind: event.Status, Status: 200, Text: tt.contentType},
+				{Server: "tickets", Conn: 1, Kind: event.Cut, Text: tt.why},
+				{Server: "tickets", Conn: 1, Kind: event.Exit},
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("events\n%s\nwant\n%s", dumpEvents(got), dumpEvents(want))
@@ -224,12 +225,12 @@ func TestHTTPHang(t *testing.T) {
 		t.Fatal(err)
 	}
 	fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: x\r\n%s\r\nContent-Length: %d\r\n\r\n%s", strings.Join(callHeader, "\r\n"), len(searchBody), searchBody)
-	got := untimed(evs.waitFor(t, KindHeld))
+	got := untimed(evs.waitFor(t, event.Held))
 	if len(got) != 2 || got[1].Text != "the rig holds this call of search and will never answer it" {
 		t.Fatalf("events\n%s", dumpEvents(got))
 	}
 	c.Close()
-	got = untimed(evs.waitFor(t, KindGone))
+	got = untimed(evs.waitFor(t, event.Exit))
 	if len(got) != 1 {
 		t.Errorf("after the client gave up, events\n%s\nwant only gone", dumpEvents(got))
 	}
@@ -253,9 +254,9 @@ func TestHTTPCloseEndsHeldCall(t *testing.T) {
 	}
 	defer c.Close()
 	fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: x\r\n%s\r\nContent-Length: %d\r\n\r\n%s", strings.Join(callHeader, "\r\n"), len(searchBody), searchBody)
-	evs.waitFor(t, KindHeld)
+	evs.waitFor(t, event.Held)
 	r.Close()
-	if got := untimed(evs.waitFor(t, KindGone)); len(got) != 1 {
+	if got := untimed(evs.waitFor(t, event.Exit)); len(got) != 1 {
 		t.Errorf("events after Close\n%s", dumpEvents(got))
 	}
 	if b, err := io.ReadAll(c); len(b) != 0 {

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // rawAnswer is an HTTP answer read off a connection: its status line and
@@ -94,7 +96,7 @@ func TestHTTPBodyTooLarge(t *testing.T) {
 		t.Errorf("headers past the bound: %+v, want 431", got)
 	}
 	for _, e := range r.Events() {
-		if e.Kind == KindPost && len(e.Text) > 0 {
+		if e.Kind == event.Post && len(e.Text) > 0 {
 			t.Errorf("the rig recorded a body it refused: %d bytes", len(e.Text))
 		}
 	}
@@ -121,7 +123,7 @@ func TestHTTPBodyTooSlow(t *testing.T) {
 	}
 	var refused []string
 	for _, e := range r.Events() {
-		if e.Kind == KindRefused {
+		if e.Kind == event.Refused {
 			refused = append(refused, fmt.Sprintf("%d %s", e.Status, e.Text))
 		}
 	}
@@ -250,11 +252,11 @@ func TestSocketsBelongToOwner(t *testing.T) {
 // Past a server's cap on events, events are counted, not kept: the
 // record ends with a summary, and a server's end is still recorded.
 func TestRecordCapCounts(t *testing.T) {
-	var notes []Event
+	var notes []event.Record
 	var mu sync.Mutex
 	dir := shortDir(t)
-	r, err := Start(context.Background(), []Server{{Alias: "echo", Stdio: echoServer(nil)}}, Options{Dir: dir, Relay: []string{"x"}, OnEvent: func(e Event) {
-		if e.Kind == KindNotKept {
+	r, err := Start(context.Background(), []Server{{Alias: "echo", Stdio: echoServer(nil)}}, Options{Dir: dir, Relay: []string{"x"}, OnEvent: func(e event.Record) {
+		if e.Kind == event.NotKept {
 			mu.Lock()
 			notes = append(notes, e)
 			mu.Unlock()
@@ -277,16 +279,16 @@ func TestRecordCapCounts(t *testing.T) {
 	var data, gone int
 	for _, e := range evs {
 		switch e.Kind {
-		case KindSend, KindReply:
+		case event.Send, event.Answer:
 			data++
-		case KindGone:
+		case event.Exit:
 			gone++
 		}
 	}
 	last := evs[len(evs)-1]
 	lost := 2*lines - MaxEventsPerServer
 	wantText := fmt.Sprintf("%d more events (%d bytes) not kept: the record of a server keeps at most %d messages and %d MiB, and of a rig %d messages and %d MiB", lost, lostBytes(lines), MaxEventsPerServer, MaxKeptPerServer>>20, MaxEvents, MaxKept>>20)
-	if data != MaxEventsPerServer || gone != 1 || last.Kind != KindNotKept || last.Text != wantText {
+	if data != MaxEventsPerServer || gone != 1 || last.Kind != event.NotKept || last.Text != wantText {
 		t.Errorf("%d messages and %d ends kept, last %+v; want %d, 1, and %q", data, gone, last, MaxEventsPerServer, wantText)
 	}
 	if len(notes) != 1 {

@@ -75,7 +75,7 @@ type Options struct {
 	MaxLine int
 	// OnEvent, when set, sees each event as it is recorded, from the
 	// goroutine that saw it.
-	OnEvent func(Event)
+	OnEvent func(event.Record)
 	// Owner, when set, is the user the client runs as (a sandbox's): the
 	// rig's sockets are given to it, mode 0700, so that no other user
 	// but root reaches them. Nil keeps them the grader's own, mode 0700.
@@ -101,58 +101,20 @@ func (o *Owner) own(path string, perm os.FileMode) error {
 	return nil
 }
 
-// Kind says what an Event is: a kind of the lab's one set (lab/event).
-type Kind = event.Kind
-
-// The kinds of event the rig records, by the rig's names. A line a stdio
-// server sent and a message of an HTTP answer are one kind, event.Answer
-// (KindReply and KindAnswer); a transcript names the kinds as Word does.
-const (
-	KindStart  = event.Start  // the client started a stdio server
-	KindSend   = event.Send   // a line the client sent a stdio server
-	KindReply  = event.Answer // a line a stdio server sent the client
-	KindEOF    = event.Close  // the client closed a stdio server's stdin
-	KindGone   = event.Exit   // a stdio server's connection ended, or an HTTP exchange
-	KindPost   = event.Post   // an HTTP request: Header and Text (the body)
-	KindAnswer = event.Answer // one message of an HTTP answer: a JSON body, or one event's data
-	KindStatus = event.Status // the HTTP answer's status and content type
-	KindHeld   = event.Held   // the rig holds this request for good
-	KindCut    = event.Cut    // the rig broke this answer off
-	// KindRefused is an HTTP request the rig answered itself, with
-	// Status, because its body broke a bound (too long, too slow).
-	KindRefused = event.Refused
-	// KindNotKept closes the events of a server whose record was full:
-	// Text says how many events and bytes were counted, not kept.
-	KindNotKept = event.NotKept
-)
-
-// Word is a kind of rig event as a transcript names it: "eof" for the end
-// of a stdio server's stdin (event.Close), "gone" for the end of a
-// connection or an exchange (event.Exit), and the kind itself for the
-// rest, as the rig has always said.
-func Word(k Kind) string {
-	switch k {
-	case KindEOF:
-		return "eof"
-	case KindGone:
-		return "gone"
-	}
-	return string(k)
-}
-
-// Event is one thing the rig saw, timed from the rig's start.
-type Event struct {
-	At     time.Duration
-	Server string // the alias
-	// Conn numbers the server's connections from 1: a stdio server's
-	// starts, an HTTP server's requests.
-	Conn int
-	Kind Kind
-	// Text is the line, the body, the event's data, or a few words.
-	Text   string
-	Header http.Header `json:",omitempty"` // the request headers, on a post
-	Status int         `json:",omitempty"` // on a status event
-}
+// The rig keeps what it sees as event.Record, one of the lab's one set
+// of kinds each: Start, Send, Answer (a stdio server's line, and one
+// message of an HTTP answer: a JSON body, or one event's data), Close (the
+// client closed a stdio server's stdin), Exit (a stdio server's connection
+// ended, or an HTTP exchange), Post (an HTTP request: Header and Text, the
+// body), Status (an HTTP answer's Status and content type), Held (the rig
+// holds this request for good), Cut (the rig broke this answer off),
+// Refused (an HTTP request the rig answered itself, with Status, because
+// its body broke a bound) and NotKept (closes the events of a server whose
+// record was full: Text says how many events and bytes were counted, not
+// kept). Server is the alias, Conn numbers the server's connections from
+// 1 (a stdio server's starts, an HTTP server's requests), and At is the
+// time since the rig started. A transcript shows them in its own words
+// (see event.Record.TranscriptText).
 
 // Rig is a set of servers being played.
 type Rig struct {
@@ -161,13 +123,13 @@ type Rig struct {
 	cancel  context.CancelFunc
 	maxLine int
 	config  []byte
-	onEvent func(Event)
+	onEvent func(event.Record)
 
 	readTimeout time.Duration
 	bodies      *httpbound.Bodies // the long request bodies held at once
 
 	mu         sync.Mutex
-	events     []Event
+	events     []event.Record
 	kept       int               // bytes of text kept in events
 	data       int               // message events kept (send, reply, post, answer)
 	structural int               // other events kept
@@ -333,16 +295,16 @@ func (r *Rig) Bridges() []BridgePair { return append([]BridgePair(nil), r.bridge
 func (r *Rig) Config() []byte { return append([]byte(nil), r.config...) }
 
 // Events returns what the rig saw so far, in order; for each server whose
-// record was full, a last event (KindNotKept) says how much was counted
+// record was full, a last event (event.NotKept) says how much was counted
 // and not kept.
-func (r *Rig) Events() []Event {
+func (r *Rig) Events() []event.Record {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := append([]Event(nil), r.events...)
+	out := append([]event.Record(nil), r.events...)
 	for _, e := range r.events {
 		if t := r.tallies[e.Server]; t != nil && t.lostEvents > 0 && !t.summed {
 			t.summed = true
-			out = append(out, Event{At: time.Since(r.start), Server: e.Server, Kind: KindNotKept, Text: t.lost()})
+			out = append(out, event.Record{At: time.Since(r.start), Server: e.Server, Kind: event.NotKept, Played: true, Text: t.lost()})
 		}
 	}
 	for _, t := range r.tallies {
@@ -384,7 +346,8 @@ func (r *Rig) Close() error {
 	return nil
 }
 
-func (r *Rig) record(e Event) {
+func (r *Rig) record(e event.Record) {
+	e.Played = true
 	kept, note := r.keep(&e)
 	if r.onEvent == nil {
 		return
@@ -414,9 +377,9 @@ func (t *tally) lost() string {
 // than what it carried: such events have room of their own in the record
 // (as many again), so that a flood of messages cannot hide that a server
 // ended.
-func structural(k Kind) bool {
+func structural(k event.Kind) bool {
 	switch k {
-	case KindSend, KindAnswer, KindPost:
+	case event.Send, event.Answer, event.Post:
 		return false
 	}
 	return true
@@ -425,7 +388,7 @@ func structural(k Kind) bool {
 // keep stamps and stores an event, and reports whether it was kept: an
 // event past the record's caps is counted, not kept. The first one a
 // server loses comes back as a note to show.
-func (r *Rig) keep(e *Event) (bool, *Event) {
+func (r *Rig) keep(e *event.Record) (bool, *event.Record) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e.At = time.Since(r.start)
@@ -453,7 +416,7 @@ func (r *Rig) keep(e *Event) (bool, *Event) {
 		t.lostEvents++
 		t.lostBytes += size
 		if t.lostEvents == 1 {
-			return false, &Event{At: e.At, Server: e.Server, Conn: e.Conn, Kind: KindNotKept, Text: "the record of this server is full: later events are counted, not kept"}
+			return false, &event.Record{At: e.At, Server: e.Server, Conn: e.Conn, Kind: event.NotKept, Played: true, Text: "the record of this server is full: later events are counted, not kept"}
 		}
 		return false, nil
 	}
@@ -515,13 +478,13 @@ func (r *Rig) acceptStdio(s Server, ln net.Listener) {
 // server writes is recorded and sent back.
 func (r *Rig) serveStdio(s Server, c net.Conn) {
 	n := r.nextConn(s.Alias)
-	r.record(Event{Server: s.Alias, Conn: n, Kind: KindStart})
+	r.record(event.Record{Server: s.Alias, Conn: n, Kind: event.Start})
 	defer func() {
 		c.Close()
 		r.mu.Lock()
 		delete(r.sockets, c)
 		r.mu.Unlock()
-		r.record(Event{Server: s.Alias, Conn: n, Kind: KindGone})
+		r.record(event.Record{Server: s.Alias, Conn: n, Kind: event.Exit})
 		r.addOpen(-1)
 	}()
 	in, feed := io.Pipe()
@@ -529,17 +492,17 @@ func (r *Rig) serveStdio(s Server, c net.Conn) {
 	go func() {
 		defer close(relayGone)
 		lines := &lineTap{w: feed, emit: func(line string) {
-			r.record(Event{Server: s.Alias, Conn: n, Kind: KindSend, Text: line})
+			r.record(event.Record{Server: s.Alias, Conn: n, Kind: event.Send, Text: line})
 		}, hold: func(line []byte) bool {
 			if s.Hold.Picks(line) {
-				r.record(Event{Server: s.Alias, Conn: n, Kind: KindHeld, Text: holdText(s.Hold)})
+				r.record(event.Record{Server: s.Alias, Conn: n, Kind: event.Held, Text: holdText(s.Hold)})
 				return true
 			}
 			return false
 		}, max: r.maxLine}
 		err := readFrames(c, lines)
 		if errors.Is(err, errStdinEnded) {
-			r.record(Event{Server: s.Alias, Conn: n, Kind: KindEOF})
+			r.record(event.Record{Server: s.Alias, Conn: n, Kind: event.Close})
 			lines.flush()
 			feed.Close()
 			// The relay lives on until the client ends it: wait for
@@ -551,7 +514,7 @@ func (r *Rig) serveStdio(s Server, c net.Conn) {
 		feed.Close()
 	}()
 	out := &lineTap{w: c, emit: func(line string) {
-		r.record(Event{Server: s.Alias, Conn: n, Kind: KindReply, Text: line})
+		r.record(event.Record{Server: s.Alias, Conn: n, Kind: event.Answer, Text: line})
 	}, max: r.maxLine}
 	s.Stdio(r.ctx, in, out, io.Discard)
 	in.CloseWithError(io.ErrClosedPipe)

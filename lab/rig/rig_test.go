@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // patience bounds every wait in these tests: long enough for a machine
@@ -49,17 +51,17 @@ func echoServer(done chan<- struct{}) func(ctx context.Context, in io.Reader, ou
 }
 
 // eventLog collects the events a rig reports as they happen.
-type eventLog chan Event
+type eventLog chan event.Record
 
 func newEventLog() eventLog { return make(eventLog, 10000) }
 
-func (l eventLog) record(e Event) { l <- e }
+func (l eventLog) record(e event.Record) { l <- e }
 
 // waitFor returns the events reported up to and including the first one
 // of kind.
-func (l eventLog) waitFor(t *testing.T, kind Kind) []Event {
+func (l eventLog) waitFor(t *testing.T, kind event.Kind) []event.Record {
 	t.Helper()
-	var seen []Event
+	var seen []event.Record
 	timeout := time.After(patience)
 	for {
 		select {
@@ -74,25 +76,33 @@ func (l eventLog) waitFor(t *testing.T, kind Kind) []Event {
 	}
 }
 
-// untimed drops the times of events, which no test can predict.
-func untimed(evs []Event) []Event {
-	out := make([]Event, len(evs))
+// untimed drops the times of events, which no test can predict, and the
+// mark that the lab played their server, which every event of the rig's
+// carries (sameEvents checks it).
+func untimed(evs []event.Record) []event.Record {
+	out := make([]event.Record, len(evs))
 	for i, e := range evs {
 		e.At = 0
+		e.Played = false
 		out[i] = e
 	}
 	return out
 }
 
-func sameEvents(t *testing.T, what string, got, want []Event) {
+func sameEvents(t *testing.T, what string, got, want []event.Record) {
 	t.Helper()
+	for _, e := range got {
+		if !e.Played {
+			t.Errorf("%s: an event of the rig's is not marked Played: %+v", what, e)
+		}
+	}
 	got = untimed(got)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%s: events\n%s\nwant\n%s", what, dumpEvents(got), dumpEvents(want))
 	}
 }
 
-func dumpEvents(evs []Event) string {
+func dumpEvents(evs []event.Record) string {
 	var b strings.Builder
 	for _, e := range evs {
 		fmt.Fprintf(&b, "  %s #%d %s %d %q %v\n", e.Server, e.Conn, e.Kind, e.Status, e.Text, e.Header)
@@ -213,7 +223,7 @@ func TestStdioThroughRelay(t *testing.T) {
 		t.Fatalf("after a held call the relay gave %q, want the next call's answer %q", got, fast)
 	}
 	rr.stdin.Close()
-	evs.waitFor(t, KindEOF)
+	evs.waitFor(t, event.Close)
 	// The server saw its input end and returned; the connection is still
 	// there because the relay is: a server a client does not end lives on.
 	select {
@@ -225,7 +235,7 @@ func TestStdioThroughRelay(t *testing.T) {
 		t.Errorf("%d stdio connections open after stdin ended, want 1 (the relay still runs)", open)
 	}
 	for _, e := range r.Events() {
-		if e.Kind == KindGone {
+		if e.Kind == event.Exit {
 			t.Fatalf("a gone event while the relay still runs: %+v", e)
 		}
 	}
@@ -235,16 +245,16 @@ func TestStdioThroughRelay(t *testing.T) {
 	}
 	waitOpen(t, r, 0)
 	held := "the rig holds this call of slow and will never answer it"
-	sameEvents(t, "first start", r.Events(), []Event{
-		{Server: "echo", Conn: 1, Kind: KindStart},
-		{Server: "echo", Conn: 1, Kind: KindSend, Text: ping},
-		{Server: "echo", Conn: 1, Kind: KindReply, Text: ping},
-		{Server: "echo", Conn: 1, Kind: KindSend, Text: slow},
-		{Server: "echo", Conn: 1, Kind: KindHeld, Text: held},
-		{Server: "echo", Conn: 1, Kind: KindSend, Text: fast},
-		{Server: "echo", Conn: 1, Kind: KindReply, Text: fast},
-		{Server: "echo", Conn: 1, Kind: KindEOF},
-		{Server: "echo", Conn: 1, Kind: KindGone},
+	sameEvents(t, "first start", r.Events(), []event.Record{
+		{Server: "echo", Conn: 1, Kind: event.Start},
+		{Server: "echo", Conn: 1, Kind: event.Send, Text: ping},
+		{Server: "echo", Conn: 1, Kind: event.Answer, Text: ping},
+		{Server: "echo", Conn: 1, Kind: event.Send, Text: slow},
+		{Server: "echo", Conn: 1, Kind: event.Held, Text: held},
+		{Server: "echo", Conn: 1, Kind: event.Send, Text: fast},
+		{Server: "echo", Conn: 1, Kind: event.Answer, Text: fast},
+		{Server: "echo", Conn: 1, Kind: event.Close},
+		{Server: "echo", Conn: 1, Kind: event.Exit},
 	})
 
 	rr2 := checkSecondStartEndsAtClose(t, r, sock, ping)
@@ -288,11 +298,11 @@ func checkSecondStartEndsAtClose(t *testing.T, r *Rig, sock, ping string) *relay
 		t.Errorf("%d stdio connections open after Close", open)
 	}
 	evs2 := r.Events()[9:]
-	sameEvents(t, "second start", evs2, []Event{
-		{Server: "echo", Conn: 2, Kind: KindStart},
-		{Server: "echo", Conn: 2, Kind: KindSend, Text: ping},
-		{Server: "echo", Conn: 2, Kind: KindReply, Text: ping},
-		{Server: "echo", Conn: 2, Kind: KindGone},
+	sameEvents(t, "second start", evs2, []event.Record{
+		{Server: "echo", Conn: 2, Kind: event.Start},
+		{Server: "echo", Conn: 2, Kind: event.Send, Text: ping},
+		{Server: "echo", Conn: 2, Kind: event.Answer, Text: ping},
+		{Server: "echo", Conn: 2, Kind: event.Exit},
 	})
 	return rr2
 }
@@ -402,11 +412,11 @@ func TestLongLineCutInRecord(t *testing.T) {
 	if got := rr.readLine(t); got != line {
 		t.Fatalf("the server's answer %q, want the whole line %q", got, line)
 	}
-	got := untimed(evs.waitFor(t, KindReply))
-	want := []Event{
-		{Server: "echo", Conn: 1, Kind: KindStart},
-		{Server: "echo", Conn: 1, Kind: KindSend, Text: "0123456789... [6 more bytes not kept]"},
-		{Server: "echo", Conn: 1, Kind: KindReply, Text: "0123456789... [6 more bytes not kept]"},
+	got := untimed(evs.waitFor(t, event.Answer))
+	want := []event.Record{
+		{Server: "echo", Conn: 1, Kind: event.Start},
+		{Server: "echo", Conn: 1, Kind: event.Send, Text: "0123456789... [6 more bytes not kept]"},
+		{Server: "echo", Conn: 1, Kind: event.Answer, Text: "0123456789... [6 more bytes not kept]"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("events\n%s\nwant\n%s", dumpEvents(got), dumpEvents(want))
@@ -434,16 +444,16 @@ func TestRelayKilled(t *testing.T) {
 	if got := rr.readLine(t); got != "partial line" {
 		t.Fatalf("echo %q", got)
 	}
-	evs.waitFor(t, KindReply)
+	evs.waitFor(t, event.Answer)
 	rr.cancel()
 	if err := rr.wait(t); err != nil {
 		t.Errorf("the relay ended with %v", err)
 	}
-	got := untimed(evs.waitFor(t, KindGone))
-	want := []Event{
-		{Server: "echo", Conn: 1, Kind: KindSend, Text: "no newline"},
-		{Server: "echo", Conn: 1, Kind: KindReply, Text: "no newline"},
-		{Server: "echo", Conn: 1, Kind: KindGone},
+	got := untimed(evs.waitFor(t, event.Exit))
+	want := []event.Record{
+		{Server: "echo", Conn: 1, Kind: event.Send, Text: "no newline"},
+		{Server: "echo", Conn: 1, Kind: event.Answer, Text: "no newline"},
+		{Server: "echo", Conn: 1, Kind: event.Exit},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("events after the relay ended\n%s\nwant\n%s", dumpEvents(got), dumpEvents(want))

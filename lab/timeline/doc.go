@@ -8,8 +8,9 @@
 // # Inputs
 //
 // The input is a transcript: a list of event.Event, each of a scenario, at
-// a time, of a kind, with a text. Draw groups it by scenario (Groups) and
-// reads these kinds and texts:
+// a time, of a kind, with a text and, for what the rig saw, the fields of
+// its server. Draw groups it by scenario (Groups) and reads these kinds
+// and fields:
 //
 //   - event.Send: a chunk the grader wrote to the program's stdin (a
 //     client lesson's command). The chunks of a scenario are joined and cut
@@ -20,10 +21,17 @@
 //     server lesson's page it is joined to the line with its id, and judged
 //     wrong when it is not a JSON object; on a client lesson's it is joined
 //     to the commands in turn.
-//   - event.ToServer, event.FromServer, event.Rig: the rig's events of a
-//     client lesson; a text begins with the server's "name#connection "
-//     and, for an HTTP request, "[headers] ", and the rest is the message.
-//     A transcript that holds any of them is a client's (ClientTranscript).
+//   - the events the rig saw, of a client lesson: each names the server
+//     the lab played (event.Event.Server) and the connection (Conn), and
+//     its Text is the line or body that crossed; an HTTP request's
+//     headers and an answer's status are fields of their own. The
+//     timeline draws each in its server's lane, files it under the kind
+//     its transcript shows (ToServer, FromServer, Rig: see
+//     event.Event.TranscriptKind) and draws the words its transcript
+//     shows (TranscriptText). A transcript that holds any of them is a
+//     client's (ClientTranscript). A transcript an older version kept,
+//     with the server only in the words, is read back first (see
+//     event.FromOlder).
 //   - event.Note: the grader's notes; one whose words say a wait ran out
 //     ("no answer", "timed out", "deadline", …) is drawn as a deadline.
 //   - event.Stderr, and every other kind (close, exit, …), are drawn and
@@ -39,10 +47,10 @@
 //
 //   - page.go: the way in. Page, what a grader judged (Check, Order,
 //     Judged), Draw (events to a Page) and WriteRun (the page of lab run).
-//   - events.go: the one place an event's text is read: the server a rig
-//     event names, the JSON-RPC message a text holds, a note that a
-//     deadline ran out, and the lines the chunks on stdin make. When events
-//     carry these facts as fields, this file is the one to replace.
+//   - events.go: the one place an event is read: the kind and words its
+//     transcript shows, the server of an event the rig saw (a field), the
+//     JSON-RPC message a line or body holds, a note that a deadline ran
+//     out, and the lines the chunks on stdin make.
 //   - model.go: what a scenario's timeline holds (lanes, marks, joins,
 //     folds, deadlines) and building it from the events: each mark's lane,
 //     classes and verdict, and how many events a page draws.
@@ -53,7 +61,10 @@
 //   - orders.go: the orders of answers a scenario asserts, and what
 //     happened (Asserted, for a report without a timeline).
 //   - evidence.go: each failed check tied to the events that show it,
-//     from what the check's message and actual answer say.
+//     from what the check's message and actual answer say: a check's
+//     result keeps no field for its scenario or the line it quotes (a
+//     record read back from a file has only its words), so those two are
+//     read from its message.
 //   - layout.go: the time axis, the lanes stacked and each mark placed in
 //     its lane, and the sizes of it all.
 //   - draw.go: the output: the page's CSS, the HTML and SVG templates

@@ -9,25 +9,22 @@ import (
 	"github.com/mcplab/mcplab/lab/event"
 )
 
-// This file is the one place the package reads what an event's text says:
-// the server a rig event names, the JSON-RPC message a text holds, a note
-// that says a wait ran out, and the lines the grader's chunks on stdin
-// make. The rest of the package asks these functions and never looks
-// inside a text itself (beyond drawing it), so when events carry these
-// facts as fields of their own, this file is the one to replace.
+// This file is the one place the package reads what an event says: the
+// kind a transcript shows it as, the server of an event the rig saw and
+// the message it carried (fields of the event's own), the JSON-RPC
+// message a line holds, a note that says a wait ran out, and the lines
+// the grader's chunks on stdin make. The rest of the package asks these
+// functions and never looks inside a text itself (beyond drawing it).
 
 // deadlineNote matches the grader's notes that say a wait ran out.
 var deadlineNote = regexp.MustCompile(`(?i)\bno answer\b|\bwithin [0-9]|\btimed out\b|\bdeadline\b|\bgave up\b|\bdid not end\b`)
-
-// serverPrefix matches the name#connection prefix of a rig event.
-var serverPrefix = regexp.MustCompile(`^([^\s#]+)#[0-9]+ `)
 
 // ClientTranscript reports whether events are a client lesson's: they
 // hold the rig's events (what the client sent the servers the lab played,
 // and what they answered). Its lanes and joins are a client's.
 func ClientTranscript(events []event.Event) bool {
 	for _, e := range events {
-		switch e.Kind {
+		switch kindOf(e) {
 		case event.ToServer, event.FromServer, event.Rig:
 			return true
 		}
@@ -35,35 +32,30 @@ func ClientTranscript(events []event.Event) bool {
 	return false
 }
 
-// serverOf is the name of the server a rig event's "name#n " prefix
-// names, or "" when its text has none.
-func serverOf(e event.Event) string {
-	if m := serverPrefix.FindStringSubmatch(e.Text); m != nil {
-		return m[1]
-	}
-	return ""
-}
+// kindOf is the kind the timeline files an event under, the one its
+// transcript shows (see event.Event.TranscriptKind): what the rig saw is
+// ToServer, FromServer or Rig, never one of the grader's own streams.
+func kindOf(e event.Event) event.Kind { return e.TranscriptKind() }
+
+// shown is an event's text as its transcript shows it (see
+// event.Event.TranscriptText): what the timeline draws and lists.
+func shown(e event.Event) string { return e.TranscriptText() }
+
+// serverOf is the alias of the server the lab played that an event the
+// rig saw is about, or "" for any other event.
+func serverOf(e event.Event) string { return e.Server }
 
 // deadlineRanOut reports whether e is a note of the grader's that says a
 // wait ran out.
 func deadlineRanOut(e event.Event) bool {
-	return e.Kind == event.Note && deadlineNote.MatchString(e.Text)
+	return e.Kind == event.Note && !e.OfRig() && deadlineNote.MatchString(e.Text)
 }
 
-// payload is an event's message without a rig event's "name#n " prefix and
-// an HTTP request's "[headers] " part.
-func payload(e event.Event) string {
-	t := e.Text
-	if m := serverPrefix.FindStringIndex(t); m != nil {
-		t = t[m[1]:]
-	}
-	if strings.HasPrefix(t, "[") {
-		if i := strings.Index(t, "] {"); i >= 0 {
-			t = t[i+2:]
-		}
-	}
-	return strings.TrimSpace(t)
-}
+// payload is the message an event carried: for one the rig saw, the line
+// or body as it crossed (never its server, its connection or an HTTP
+// request's headers, which are fields of their own); for any other, its
+// text. Spaces around it are dropped.
+func payload(e event.Event) string { return strings.TrimSpace(e.Text) }
 
 // message is the id and method of a JSON-RPC message, when the text is one.
 type message struct {
@@ -78,8 +70,16 @@ type message struct {
 // whole text.
 func lineMessage(e event.Event) message { return parseMessage(e.Text) }
 
-// rigMessage is the message of a rig event: its payload.
-func rigMessage(e event.Event) message { return parseMessage(payload(e)) }
+// rigMessage is the message of an event the rig saw: the line or body
+// of what crossed, for a line or an HTTP request or answer message; none
+// for an answer's status or a happening of the rig's own.
+func rigMessage(e event.Event) message {
+	switch e.Kind {
+	case event.Send, event.Post, event.Answer:
+		return parseMessage(payload(e))
+	}
+	return message{}
+}
 
 // parseMessage reads the id and method of the JSON-RPC message s; a text
 // that is not a JSON object gives the zero message.

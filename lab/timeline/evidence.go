@@ -127,7 +127,7 @@ func (ev *checkEvidence) addMissing(si int, msg string) {
 		}
 	}
 	for ei, e := range events[:limit] {
-		if e.Kind == event.Note && len(ev.refs) < evidenceMax {
+		if kindOf(e) == event.Note && len(ev.refs) < evidenceMax {
 			ev.add(si, ei)
 		}
 	}
@@ -144,7 +144,7 @@ func (ev *checkEvidence) add(si, ei int) {
 	ev.ix.byEvent[[2]int{si, ei}] = append(ev.ix.byEvent[[2]int{si, ei}], ev.check)
 	ev.refs = append(ev.refs, EvidenceRef{
 		Href:  markID(si, ei),
-		Label: fmt.Sprintf("scenario %s, event %d (%s at %d ms)", ev.scenarios[si].Name, ei+1, e.Kind, e.AtMS),
+		Label: fmt.Sprintf("scenario %s, event %d (%s at %d ms)", ev.scenarios[si].Name, ei+1, kindOf(e), e.AtMS),
 	})
 }
 
@@ -186,11 +186,11 @@ func newActualAnswer(actual string) actualAnswer {
 // answer, it is a note that a wait ran out. What the grader wrote and the
 // rig did are never evidence.
 func (a actualAnswer) shownBy(e event.Event) bool {
-	switch e.Kind {
+	switch kindOf(e) {
 	case event.Send, event.Close, event.Exit, event.Rig, event.FromServer:
 		return false
 	}
-	if e.Kind == event.Note && a.text == "" {
+	if kindOf(e) == event.Note && a.text == "" {
 		return deadlineRanOut(e)
 	}
 	if a.text == "" {
@@ -200,5 +200,5 @@ func (a actualAnswer) shownBy(e event.Event) bool {
 	if a.canon != "" && canonicalJSON(p) == a.canon {
 		return true
 	}
-	return p == a.text || strings.TrimSpace(e.Text) == a.text || (len(a.text) >= 8 && strings.Contains(e.Text, a.text))
+	return p == a.text || strings.TrimSpace(shown(e)) == a.text || (len(a.text) >= 8 && strings.Contains(shown(e), a.text))
 }

@@ -27,7 +27,7 @@ func joinServer(t *scenarioTimeline, events []event.Event, marks []*mark, lanes 
 // ends inside a line.
 func markChunks(events []event.Event, marks []*mark) {
 	for ei, e := range events {
-		if e.Kind != event.Send {
+		if kindOf(e) != event.Send {
 			continue
 		}
 		m := marks[ei]
@@ -55,7 +55,7 @@ func spanSplitLines(t *scenarioTimeline, events []event.Event, marks []*mark, li
 		a, b := marks[l.first], marks[l.last]
 		pieces := 0
 		for i := l.first; i <= l.last; i++ {
-			if events[i].Kind == event.Send {
+			if kindOf(events[i]) == event.Send {
 				pieces++
 			}
 		}
@@ -79,7 +79,7 @@ func joinAnswers(t *scenarioTimeline, events []event.Event, marks []*mark, lines
 			sentSoFar = append(sentSoFar, lines[li])
 			li++
 		}
-		if e.Kind != event.Answer {
+		if kindOf(e) != event.Answer {
 			continue
 		}
 		msg := lineMessage(e)
@@ -158,7 +158,7 @@ func joinClient(t *scenarioTimeline, events []event.Event, marks []*mark) {
 	type key struct{ server, id string }
 	asked := map[key]int{}
 	for ei, e := range events {
-		switch e.Kind {
+		switch kindOf(e) {
 		case event.Send:
 			commands = append(commands, ei)
 		case event.Answer:
@@ -177,7 +177,7 @@ func joinClient(t *scenarioTimeline, events []event.Event, marks []*mark) {
 				continue
 			}
 			k := key{server, msg.id}
-			if e.Kind == event.ToServer {
+			if kindOf(e) == event.ToServer {
 				if !msg.response {
 					asked[k] = ei
 				}

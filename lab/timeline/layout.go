@@ -125,7 +125,7 @@ func (ls *laneSet) place(m *mark, e event.Event, x float64) {
 	m.Drawn = true
 	m.X = x
 	m.W = markMinWidth
-	if e.Kind == event.Send {
+	if kindOf(e) == event.Send {
 		m.W = math.Min(sendMaxWidth, math.Max(markMinWidth, float64(len(e.Text))*sendPxPerByte))
 	}
 	l := ls.byName[m.Lane]

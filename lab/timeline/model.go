@@ -125,7 +125,7 @@ func (t *scenarioTimeline) HasEvidence() bool {
 
 // laneOf names the lane an event is drawn in.
 func laneOf(e event.Event, client bool) string {
-	switch e.Kind {
+	switch kindOf(e) {
 	case event.Send, event.Close:
 		if client {
 			return "commands (the client's stdin)"
@@ -211,12 +211,12 @@ func buildTimeline(si int, sc Group, limit int, client bool, ev evidenceIndex, w
 func newMark(si, ei int, e event.Event, client bool, ev evidenceIndex, wrongFrom func(event.Event) string) *mark {
 	m := &mark{
 		ID: markID(si, ei), RowID: rowID(si, ei), Seq: ei + 1, AtMS: e.AtMS,
-		Kind: string(e.Kind), Lane: laneOf(e, client),
-		Text:     clipRunes(OneLine(e.Text, " ⏎ "), cellMax),
+		Kind: string(kindOf(e)), Lane: laneOf(e, client),
+		Text:     clipRunes(OneLine(shown(e), " ⏎ "), cellMax),
 		Evidence: ev.byEvent[[2]int{si, ei}],
 	}
-	m.Title = fmt.Sprintf("%d ms, %s: %s", e.AtMS, e.Kind, clipRunes(OneLine(e.Text, " ⏎ "), titleMax))
-	classes := []string{"k-" + cssWord(string(e.Kind))}
+	m.Title = fmt.Sprintf("%d ms, %s: %s", e.AtMS, kindOf(e), clipRunes(OneLine(shown(e), " ⏎ "), titleMax))
+	classes := []string{"k-" + cssWord(string(kindOf(e)))}
 	if deadlineRanOut(e) {
 		classes = append(classes, "deadline")
 	}
@@ -238,12 +238,12 @@ func newMark(si, ei int, e event.Event, client bool, ev evidenceIndex, wrongFrom
 // wrong or one a failed check quotes, "right" for any other answer, and ""
 // for an event that is not an answer.
 func markVerdict(e event.Event, evidence []string, wrongFrom func(event.Event) string) string {
-	answer := e.Kind == event.Answer || e.Kind == event.ToServer
+	answer := kindOf(e) == event.Answer || kindOf(e) == event.ToServer
 	verdict := ""
 	if why := wrongFrom(e); why != "" && answer {
 		verdict = "wrong: " + why
 	}
-	if len(evidence) > 0 && (answer || e.Kind == event.Stderr) && verdict == "" {
+	if len(evidence) > 0 && (answer || kindOf(e) == event.Stderr) && verdict == "" {
 		verdict = "wrong: the failed check " + strings.Join(evidence, ", ") + " quotes it"
 	}
 	if verdict == "" && answer {
@@ -265,7 +265,7 @@ func markWrong(m *mark, why string) {
 func markDeadlines(t *scenarioTimeline, events []event.Event, marks []*mark) {
 	for ei, e := range events {
 		if deadlineRanOut(e) {
-			t.Deadlines = append(t.Deadlines, deadline{X: marks[ei].X + markMinWidth/2, Label: clipRunes(OneLine(e.Text, " "), 60)})
+			t.Deadlines = append(t.Deadlines, deadline{X: marks[ei].X + markMinWidth/2, Label: clipRunes(OneLine(shown(e), " "), 60)})
 		}
 	}
 }

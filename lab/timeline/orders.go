@@ -38,7 +38,7 @@ type assertedOrder struct {
 func firstAnswers(events []event.Event) map[string]int {
 	at := map[string]int{}
 	for ei, e := range events {
-		if e.Kind != event.Answer {
+		if kindOf(e) != event.Answer {
 			continue
 		}
 		msg := lineMessage(e)

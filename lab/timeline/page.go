@@ -64,14 +64,17 @@ type Judged struct {
 
 // Draw lays out events (already cleaned, see Clean) as a page of
 // timelines, one a scenario, with what j judged marked on them, and says
-// per check of j the marks that are its evidence.
+// per check of j the marks that are its evidence. Events the rig saw that
+// an older version kept as words alone are read back into fields first
+// (see event.FromOlder).
 func Draw(events []event.Event, j Judged) (Page, [][]EvidenceRef) {
+	events = event.FromOlder(events)
 	p := Page{Style: template.CSS(CSS), Client: ClientTranscript(events)}
 	scenarios := Groups(events)
 	limits := markLimits(scenarios)
 	ev := findEvidence(j.Checks, scenarios, limits)
 	wrong := func(e event.Event) string {
-		if e.Kind == event.Answer && !parseMessage(e.Text).object && !p.Client {
+		if kindOf(e) == event.Answer && !parseMessage(e.Text).object && !p.Client {
 			return "this line on stdout is not a JSON-RPC message"
 		}
 		return ""

@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"unicode/utf8"
 
@@ -49,18 +50,41 @@ func Clean(events []event.Event, bound func([]event.Event) []event.Event) []even
 			AtMS:     e.AtMS,
 			Kind:     event.Kind(textesc.Visible(string(e.Kind))),
 			Text:     textesc.Visible(e.Text),
+			Server:   textesc.Visible(e.Server),
+			Conn:     e.Conn,
+			Header:   cleanHeader(e.Header),
+			Status:   e.Status,
+			Played:   e.Played,
 		}
 	}
 	return bound(out)
+}
+
+// cleanHeader is a copy of h with every name and value cleaned (see
+// textesc.Visible); nil for nil.
+func cleanHeader(h http.Header) http.Header {
+	if h == nil {
+		return nil
+	}
+	out := make(http.Header, len(h))
+	for k, vs := range h {
+		clean := make([]string, len(vs))
+		for i, v := range vs {
+			clean[i] = textesc.Visible(v)
+		}
+		k = textesc.Visible(k)
+		out[k] = append(out[k], clean...)
+	}
+	return out
 }
 
 // EventLine writes one event on one line: its time, an arrow or a word
 // for its kind, and its text with esc applied (not to the arrows around
 // it). Newlines inside a chunk are shown as " | ", as `lab run` shows them.
 func EventLine(e event.Event, esc func(string) string) string {
-	text := esc(OneLine(e.Text, " | "))
+	text := esc(OneLine(shown(e), " | "))
 	var body string
-	switch e.Kind {
+	switch kind := kindOf(e); kind {
 	case event.Send:
 		body = "-> " + text
 	case event.Answer:
@@ -73,7 +97,7 @@ func EventLine(e event.Event, esc func(string) string) string {
 			body = "close " + text
 		}
 	default:
-		body = strings.TrimSpace(esc(string(e.Kind)) + " " + text)
+		body = strings.TrimSpace(esc(string(kind)) + " " + text)
 	}
 	return fmt.Sprintf("%6dms  %s", e.AtMS, strings.TrimRight(body, " "))
 }

@@ -1,0 +1,162 @@
+package event_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/mcplab/mcplab/lab/event"
+)
+
+// rigEvents are events the rig saw, one of each shape a transcript shows,
+// of a server whose alias holds a '#' and a space (which words alone
+// could not carry), with what each file line holds for it.
+var rigEvents = []struct {
+	ev   event.Event
+	file string
+}{
+	{event.Event{Scenario: "s", AtMS: 1, Kind: event.Start, Server: "a#b c", Conn: 2, Played: true},
+		`{"scenario":"s","at_ms":1,"kind":"rig","text":"a#b c#2 start","record":{"kind":"start","text":"","server":"a#b c","conn":2,"played":true}}`},
+	{event.Event{Scenario: "s", AtMS: 2, Kind: event.Post, Server: "a#b c", Conn: 2, Played: true, Text: `{"id":1} `,
+		Header: http.Header{"Mcp-Protocol-Version": {"2026-07-28"}, "Mcp-Method": {"tools/list"}, "Accept": {"application/json", "text/event-stream"}}},
+		`{"scenario":"s","at_ms":2,"kind":"to-server","text":"a#b c#2 [Mcp-Protocol-Version: 2026-07-28; Mcp-Method: tools/list] {\"id\":1}","record":{"kind":"post","text":"{\"id\":1} ","server":"a#b c","conn":2,"header":{"Accept":["application/json","text/event-stream"],"Mcp-Method":["tools/list"],"Mcp-Protocol-Version":["2026-07-28"]},"played":true}}`},
+	{event.Event{Scenario: "s", AtMS: 3, Kind: event.Status, Server: "a#b c", Conn: 2, Played: true, Status: 202, Text: "text/event-stream"},
+		`{"scenario":"s","at_ms":3,"kind":"from-server","text":"a#b c#2 HTTP 202 text/event-stream","record":{"kind":"status","text":"text/event-stream","server":"a#b c","conn":2,"status":202,"played":true}}`},
+	{event.Event{Scenario: "s", AtMS: 4, Kind: event.Answer, Server: "a#b c", Conn: 2, Played: true, Text: `{"id":1,"result":{}}`},
+		`{"scenario":"s","at_ms":4,"kind":"from-server","text":"a#b c#2 {\"id\":1,\"result\":{}}","record":{"kind":"answer","text":"{\"id\":1,\"result\":{}}","server":"a#b c","conn":2,"played":true}}`},
+	{event.Event{Scenario: "s", AtMS: 5, Kind: event.Close, Server: "a#b c", Conn: 2, Played: true},
+		`{"scenario":"s","at_ms":5,"kind":"rig","text":"a#b c#2 eof","record":{"kind":"close","text":"","server":"a#b c","conn":2,"played":true}}`},
+	{event.Event{Scenario: "s", AtMS: 6, Kind: event.Refused, Server: "a#b c", Conn: 3, Played: true, Status: 413, Text: "too long"},
+		`{"scenario":"s","at_ms":6,"kind":"rig","text":"a#b c#3 refused too long","record":{"kind":"refused","text":"too long","server":"a#b c","conn":3,"status":413,"played":true}}`},
+}
+
+// TestRigEventsRoundTrip writes each event the rig saw as a file holds
+// it, with the transcript's words in the four keys every version wrote
+// and the fields (server, connection, headers, status) in "record", and
+// reads it back whole.
+func TestRigEventsRoundTrip(t *testing.T) {
+	for _, c := range rigEvents {
+		b, err := json.Marshal(c.ev)
+		if err != nil {
+			t.Fatalf("%+v: %v", c.ev, err)
+		}
+		if string(b) != c.file {
+			t.Errorf("the file's line:\n got %s\nwant %s", b, c.file)
+		}
+		var back event.Event
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		if !reflect.DeepEqual(back, c.ev) {
+			t.Errorf("read back:\n got %+v\nwant %+v", back, c.ev)
+		}
+	}
+}
+
+// TestOtherEventsKeepTheirBytes: an event that is not the rig's (a
+// server lesson's, the grader's) is written with the four keys alone, as
+// every version wrote it; one with fields that is not the rig's (a copy of
+// a student's HTTP server) keeps its own kind and text, and its fields in
+// "record".
+func TestOtherEventsKeepTheirBytes(t *testing.T) {
+	for _, c := range []struct {
+		ev   event.Event
+		file string
+	}{
+		{event.Event{Scenario: "01", AtMS: 7, Kind: event.Send, Text: "{}\n"}, `{"scenario":"01","at_ms":7,"kind":"send","text":"{}\n"}`},
+		{event.Event{Scenario: "01", Kind: event.Note, Text: "no answer within 2s"}, `{"scenario":"01","at_ms":0,"kind":"note","text":"no answer within 2s"}`},
+		{event.Event{Scenario: "h", AtMS: 9, Kind: event.Post, Server: "copy-a", Conn: 1, Header: http.Header{"Mcp-Method": {"ping"}}, Text: "{}"},
+			`{"scenario":"h","at_ms":9,"kind":"post","text":"{}","record":{"server":"copy-a","conn":1,"header":{"Mcp-Method":["ping"]}}}`},
+	} {
+		b, err := json.Marshal(c.ev)
+		if err != nil || string(b) != c.file {
+			t.Errorf("the file's line:\n got %s, %v\nwant %s", b, err, c.file)
+		}
+		var back event.Event
+		if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, c.ev) {
+			t.Errorf("read back: %+v, %v\nwant %+v", back, err, c.ev)
+		}
+	}
+}
+
+// TestOlderRigEventsReadBack reads the events the rig saw as versions
+// before event.Record wrote them, words alone, back into fields (the MCP
+// headers, which were all they wrote of a request's), and writes them
+// again with the same words.
+func TestOlderRigEventsReadBack(t *testing.T) {
+	for _, c := range []struct {
+		old  string
+		want event.Event
+	}{
+		{`{"scenario":"s","at_ms":1,"kind":"to-server","text":"notes#1 {\"id\":1}"}`,
+			event.Event{Scenario: "s", AtMS: 1, Kind: event.Send, Server: "notes", Conn: 1, Played: true, Text: `{"id":1}`}},
+		{`{"scenario":"s","at_ms":1,"kind":"to-server","text":"notes#1 [{\"id\":1}]"}`,
+			event.Event{Scenario: "s", AtMS: 1, Kind: event.Send, Server: "notes", Conn: 1, Played: true, Text: `[{"id":1}]`}},
+		{`{"scenario":"s","at_ms":2,"kind":"to-server","text":"tickets#3 [Mcp-Protocol-Version: 2026-07-28; Mcp-Method missing] {\"id\":2}"}`,
+			event.Event{Scenario: "s", AtMS: 2, Kind: event.Post, Server: "tickets", Conn: 3, Played: true, Text: `{"id":2}`,
+				Header: http.Header{"Mcp-Protocol-Version": {"2026-07-28"}}}},
+		{`{"scenario":"s","at_ms":3,"kind":"from-server","text":"tickets#3 HTTP 200 application/json"}`,
+			event.Event{Scenario: "s", AtMS: 3, Kind: event.Status, Server: "tickets", Conn: 3, Played: true, Status: 200, Text: "application/json"}},
+		{`{"scenario":"s","at_ms":4,"kind":"from-server","text":"tickets#3 {\"id\":2,\"result\":{}}"}`,
+			event.Event{Scenario: "s", AtMS: 4, Kind: event.Answer, Server: "tickets", Conn: 3, Played: true, Text: `{"id":2,"result":{}}`}},
+		{`{"scenario":"s","at_ms":5,"kind":"rig","text":"notes#1 gone"}`,
+			event.Event{Scenario: "s", AtMS: 5, Kind: event.Exit, Server: "notes", Conn: 1, Played: true}},
+		{`{"scenario":"s","at_ms":6,"kind":"rig","text":"notes#1 held the rig holds this call"}`,
+			event.Event{Scenario: "s", AtMS: 6, Kind: event.Held, Server: "notes", Conn: 1, Played: true, Text: "the rig holds this call"}},
+		// Words that do not read as the rig's are kept as they are.
+		{`{"scenario":"s","at_ms":7,"kind":"rig","text":"no server here"}`,
+			event.Event{Scenario: "s", AtMS: 7, Kind: event.Rig, Text: "no server here"}},
+		{`{"scenario":"s","at_ms":8,"kind":"answer","text":"notes#1 {}"}`,
+			event.Event{Scenario: "s", AtMS: 8, Kind: event.Answer, Text: "notes#1 {}"}},
+	} {
+		var got event.Event
+		if err := json.Unmarshal([]byte(c.old), &got); err != nil {
+			t.Fatalf("%s: %v", c.old, err)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s read back as\n %+v\nwant %+v", c.old, got, c.want)
+			continue
+		}
+		var old, again map[string]any
+		b, _ := json.Marshal(got)
+		_ = json.Unmarshal([]byte(c.old), &old)
+		_ = json.Unmarshal(b, &again)
+		if old["kind"] != again["kind"] || old["text"] != again["text"] {
+			t.Errorf("%s written again as %s: its words changed", c.old, b)
+		}
+	}
+	if got := event.FromOlder([]event.Event{{Kind: event.Send, Text: "x"}}); got[0].Played {
+		t.Errorf("FromOlder read a chunk of the grader's as the rig's: %+v", got)
+	}
+}
+
+// TestRigWords: a transcript says "eof" and "gone" where the rig always
+// has, and names every other kind of the rig's as the kind itself.
+func TestRigWords(t *testing.T) {
+	for k, want := range map[event.Kind]string{event.Start: "start", event.Send: "send", event.Answer: "answer", event.Close: "eof", event.Exit: "gone",
+		event.Post: "post", event.Status: "status", event.Held: "held", event.Cut: "cut", event.Refused: "refused", event.NotKept: "not-kept"} {
+		if got := event.RigWord(k); got != want {
+			t.Errorf("RigWord(%q) = %q, want %q", k, got, want)
+		}
+	}
+}
+
+// TestRecordInAndBack: a Record becomes a scenario's event, its time in
+// whole milliseconds, with every field, and back.
+func TestRecordInAndBack(t *testing.T) {
+	r := event.Record{At: 1500 * time.Microsecond, Kind: event.Status, Text: "application/json", Server: "t", Conn: 4, Status: 500, Played: true}
+	e := r.In("sc")
+	want := event.Event{Scenario: "sc", AtMS: 1, Kind: event.Status, Text: "application/json", Server: "t", Conn: 4, Status: 500, Played: true}
+	if !reflect.DeepEqual(e, want) {
+		t.Errorf("In: %+v\nwant %+v", e, want)
+	}
+	r.At = time.Millisecond
+	if back := e.Record(); !reflect.DeepEqual(back, r) {
+		t.Errorf("Record: %+v\nwant %+v", back, r)
+	}
+	if line := r.Line(true); line != "     1ms -- t#4 HTTP 500 application/json" {
+		t.Errorf("Line: %q", line)
+	}
+}

@@ -1,0 +1,61 @@
+package timeline
+
+import (
+	"bytes"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mcplab/mcplab/lab/event"
+)
+
+// TestRigEventsPlacedByField: the events the rig saw go to their server's
+// lane by the server field, an alias with a '#' and a space included
+// (which no reading of the words could place); a request is joined to the
+// answer with its id on that server, the headers of an HTTP request are
+// not read as its message, and the table shows the transcript's words.
+func TestRigEventsPlacedByField(t *testing.T) {
+	const alias = "desk #2 b"
+	events := []event.Event{
+		{Scenario: "c", AtMS: 0, Kind: event.Send, Text: `{"command":"list_tools"}` + "\n"},
+		{Scenario: "c", AtMS: 1, Kind: event.Post, Server: alias, Conn: 1, Played: true, Text: `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
+			Header: http.Header{"Mcp-Protocol-Version": {"2026-07-28"}, "Mcp-Method": {"tools/list"}}},
+		{Scenario: "c", AtMS: 2, Kind: event.Status, Server: alias, Conn: 1, Played: true, Status: 200, Text: "application/json"},
+		{Scenario: "c", AtMS: 3, Kind: event.Answer, Server: alias, Conn: 1, Played: true, Text: `{"jsonrpc":"2.0","id":7,"result":{}}`},
+		{Scenario: "c", AtMS: 4, Kind: event.Exit, Server: alias, Conn: 1, Played: true},
+		{Scenario: "c", AtMS: 5, Kind: event.Answer, Text: `{"tools":[]}`},
+	}
+	if !ClientTranscript(events) {
+		t.Fatal("a transcript with the rig's events is not a client's")
+	}
+	var b bytes.Buffer
+	if err := WriteRun(&b, 98, events); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	var lanes []string
+	for _, m := range regexp.MustCompile(`<text class="lane-name"[^>]*>([^<]*)<title>`).FindAllStringSubmatch(page, -1) {
+		lanes = append(lanes, strings.ReplaceAll(m[1], "&#39;", "'"))
+	}
+	want := []string{"commands", "the client's answers", "server desk #2 b", "stderr", "grader"}
+	if strings.Join(lanes, "|") != strings.Join(want, "|") {
+		t.Errorf("lanes %q, want %q", lanes, want)
+	}
+	for _, s := range []string{
+		"the server desk #2 b answers id 7",
+		"desk #2 b#1 [Mcp-Protocol-Version: 2026-07-28; Mcp-Method: tools/list] {&#34;jsonrpc&#34;",
+		"desk #2 b#1 HTTP 200 application/json",
+		"desk #2 b#1 gone",
+	} {
+		if !strings.Contains(page, s) {
+			t.Errorf("the page does not show %q", s)
+		}
+	}
+	p, _ := Draw(events, Judged{})
+	for _, m := range p.Scenarios[0].Marks {
+		if m.Seq >= 2 && m.Seq <= 5 && m.Lane != "server "+alias {
+			t.Errorf("event %d (%s) is in lane %q", m.Seq, m.Kind, m.Lane)
+		}
+	}
+}
