@@ -59,6 +59,9 @@ func serveCmd(ctx context.Context, e *env, args []string) (int, error) {
 		if *addr == "" {
 			*addr = srv.Addr
 		}
+		if *addr, err = portFromEnv(*addr, e.getenv); err != nil {
+			return exitCannot, err
+		}
 		return serveHTTP(ctx, e, srv, *addr, opts)
 	}
 	if *addr != "" {
@@ -163,6 +166,21 @@ func serveHTTP(ctx context.Context, e *env, srv servers.Server, addr string, opt
 	}
 	fmt.Fprintf(e.stderr, "%s: stopped\n", srv.Name)
 	return exitOK, nil
+}
+
+// portFromEnv puts the environment's PORT in place of $PORT in an
+// address, as an HTTP lesson's grader starts its reference: it gives each
+// copy its port in PORT, and starts lab serve NAME --http 127.0.0.1:$PORT
+// without a shell to expand it.
+func portFromEnv(addr string, getenv func(string) string) (string, error) {
+	if !strings.Contains(addr, "$PORT") {
+		return addr, nil
+	}
+	port := getenv("PORT")
+	if port == "" {
+		return "", usagef("--http %s names $PORT, and the environment variable PORT is not set", addr)
+	}
+	return strings.ReplaceAll(addr, "$PORT", port), nil
 }
 
 func hostOf(addr string) string {
