@@ -4,7 +4,10 @@
 // (lab/rig) all say what an event is with a Kind of this package. One
 // thing has one kind wherever it is seen: a line a client sent a server is
 // Send whether the scripted client wrote it on a pipe or the rig read it
-// from a relay.
+// from a relay. The scripted client, the rig and an HTTP lesson keep what
+// they see as a Record, one struct for every transport, and a graded
+// result's transcript keeps each as an Event of its scenario, with the
+// same fields.
 //
 // Where a format that people and files already read spells a kind its own
 // way (a session's "from": "client", the rig's "eof" in a transcript), the
@@ -56,8 +59,11 @@ const (
 	NotKept Kind = "not-kept"
 )
 
-// The traffic between a client under test and the servers the lab plays
-// for it, as a client lesson's transcript shows it.
+// The words a client lesson's transcript shows for the traffic between a
+// client under test and the servers the lab plays for it (see
+// Record.TranscriptKind). No record the lab makes has these kinds: the
+// rig's records have their own (Send, Post, Answer, Status, Start, ...),
+// and a file or a report shows these in their place.
 const (
 	ToServer   Kind = "to-server"   // a message the client sent a server
 	FromServer Kind = "from-server" // a message a server sent the client

@@ -1,9 +1,11 @@
 package event_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -158,5 +160,22 @@ func TestRecordInAndBack(t *testing.T) {
 	}
 	if line := r.Line(true); line != "     1ms -- t#4 HTTP 500 application/json" {
 		t.Errorf("Line: %q", line)
+	}
+}
+
+// TestFileEscapes: an event leaves HTML escapes to the encoder that
+// writes it, as a struct's fields would: json.Marshal escapes <, > and &,
+// an encoder told not to writes them as they are.
+func TestFileEscapes(t *testing.T) {
+	ev := event.Event{Scenario: "s", Kind: event.Answer, Server: "a&b", Conn: 1, Played: true, Text: "<b>"}
+	b, err := json.Marshal(ev)
+	if err != nil || !strings.Contains(string(b), `"text":"a\u0026b#1 \u003cb\u003e"`) {
+		t.Errorf("json.Marshal: %s, %v", b, err)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(ev); err != nil || !strings.Contains(buf.String(), `"text":"a&b#1 <b>"`) {
+		t.Errorf("an encoder without HTML escapes: %s, %v", buf.String(), err)
 	}
 }
