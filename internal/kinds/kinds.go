@@ -1,7 +1,8 @@
 // Package kinds is the one place that names the lab's lesson kinds: a
 // manifest's "subject: server" is grading/serverlesson, "subject: client"
-// grading/clientlesson. A new kind of lesson is a package that implements
-// grading.Kind, and one line here.
+// grading/clientlesson, "subject: http-server" grading/httpserverlesson.
+// A new kind of lesson is a package that implements grading.Kind, and one
+// line here.
 package kinds
 
 import (
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/clientlesson"
+	"github.com/mcplab/mcplab/grading/httpserverlesson"
 	"github.com/mcplab/mcplab/grading/serverlesson"
 	"github.com/mcplab/mcplab/internal/clients"
 	"github.com/mcplab/mcplab/internal/servers"
@@ -21,6 +23,7 @@ func Builtin() *grading.Kinds {
 	return grading.NewKinds(
 		serverlesson.Kind{Servers: knownServer},
 		clientlesson.Kind{Servers: servers.ForRig, Clients: knownClient},
+		httpserverlesson.Kind{Servers: knownServer},
 	)
 }
 

@@ -18,7 +18,7 @@ func TestForChecksTheManifest(t *testing.T) {
 		"number: 9\ntitle: T\nsubject: client\nclient: host\n":                         `lesson.txt: the manifest has no "servers" line`,
 		"number: 9\ntitle: T\nsubject: client\nservers: notes\n":                       `lesson.txt: the manifest has no "client" line`,
 		"number: 9\ntitle: T\nsubject: client\n":                                       `lesson.txt: the manifest has no "servers" line`,
-		"number: 9\ntitle: T\nsubject: robot\nserver: reader\n":                        `lesson 9: subject "robot": the lab knows no lesson of that kind (it knows client, server)`,
+		"number: 9\ntitle: T\nsubject: robot\nserver: reader\n":                        `lesson 9: subject "robot": the lab knows no lesson of that kind (it knows client, http-server, server)`,
 		"number: 9\ntitle: T\nsubject: server\nserver: reader\n":                       "",
 		"number: 9\ntitle: T\nsubject: client\nclient: host\nservers: notes tickets\n": "",
 		"number: 9\ntitle: T\nsubject: server\nserver: readr\n":                        `lesson.txt: the server: line: no server named "readr"; the servers are: helpdesk, notes, reader, tickets`,

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcplab/mcplab/lab/clientscenario"
+	"github.com/mcplab/mcplab/lab/answerpath"
 )
 
 // Expectation is one line of a scenario's expect file: what one
@@ -28,9 +28,9 @@ type Expectation struct {
 	// Statuses are a status test's codes; a code below 10 is a class
 	// (4 for 4xx).
 	Statuses []int
-	// Answer is an answer test, as a client scenario's expect line
-	// carries one (its Path, Op and Value).
-	Answer clientscenario.Expectation
+	// Answer is an answer test, in the answer-path language of every
+	// lesson's expect lines (lab/answerpath).
+	Answer answerpath.Test
 	// Code is an exit test's status.
 	Code int
 	// Other is the exchange a needs line names.
@@ -94,7 +94,7 @@ func parseExpectation(line string, exchanges map[string]*Exchange) (*Expectation
 			return nil, fmt.Errorf("%q: exchange %s's body has no id to find a response by", line, e.Exchange)
 		}
 		rest := strings.TrimSpace(line[strings.Index(line, " answer ")+len(" answer "):])
-		a, err := clientscenario.ParseExpectation("1 " + e.Check + " answer " + rest)
+		a, err := answerpath.ParseTest(rest)
 		if err != nil {
 			return nil, fmt.Errorf("%q: %w", line, err)
 		}

@@ -41,7 +41,7 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/lab/httpprobe"
-	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/txtar"
 )
 
 // The copies of the server a scenario's exchanges go to.
@@ -89,13 +89,13 @@ func (e *Exchange) Uses() []string {
 
 // Parse reads scenario name from its txtar archive data.
 func Parse(name string, data []byte) (*Scenario, error) {
-	files, err := scenario.ParseArchive(data)
+	files, err := txtar.Files(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	sc := &Scenario{Name: name, Comment: comment(data)}
 	byName := map[string]*Exchange{}
-	var expect *scenario.File
+	var expect *txtar.File
 	for i := range files {
 		f := &files[i]
 		if f.Name == "expect" {
@@ -177,7 +177,7 @@ func comment(data []byte) string {
 }
 
 // parseExchange reads one exchange's file.
-func parseExchange(f *scenario.File) (*Exchange, error) {
+func parseExchange(f *txtar.File) (*Exchange, error) {
 	words := strings.Fields(f.Name)
 	ex := &Exchange{Copy: "a", Line: f.Line}
 	switch len(words) {

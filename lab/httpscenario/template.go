@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcplab/mcplab/lab/clientscenario"
+	"github.com/mcplab/mcplab/lab/answerpath"
 	"github.com/mcplab/mcplab/lab/httpprobe"
 )
 
@@ -51,7 +51,7 @@ func (t template) syntax() error {
 		if len(t.args) != 2 {
 			return fmt.Errorf("%s: want {{answer EXCHANGE PATH}}", t.text)
 		}
-		if _, err := clientscenario.ParseExpectation("1 x answer " + t.args[1] + " present"); err != nil {
+		if _, err := answerpath.Parse(t.args[1]); err != nil {
 			return fmt.Errorf("%s: the path: %w", t.text, err)
 		}
 	case "pad":
@@ -118,8 +118,8 @@ func (f Filled) value(m string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("exchange %s got no response, and this request needs its %s", w[1], w[2])
 	}
-	exp, _ := clientscenario.ParseExpectation("1 x answer " + w[2] + " present")
-	v, found, why := clientscenario.Lookup(resp, exp.Path)
+	path, _ := answerpath.Parse(w[2]) // checked when the scenario was read
+	v, found, why := path.Lookup(resp)
 	s, isString := v.(string)
 	switch {
 	case !found:
