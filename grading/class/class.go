@@ -1,15 +1,16 @@
 // Package class grades a whole class: every submission folder of a
 // directory, in parallel, each in a sandbox, with deadlines calibrated
-// against the reference server on the same machine. It writes what
+// against the lesson's reference program on the same machine. It writes what
 // teachers' platforms read: a result per student in any of the report
 // formats, a gradebook (grades.csv) and a summary.
 //
 // A submission folder holds an executable "run" that starts the student's
-// server on stdio, and may hold an executable "build", run once first with
-// its own time limit. Both get LAB_WORK, a writable folder they share.
+// program (what the lesson's kind grades: a stdio server, a client), and
+// may hold an executable "build", run once first with its own time limit.
+// Both get LAB_WORK, a writable folder they share.
 //
 // Every run ends in a classified Result. A submission that cannot be
-// graded (no run, a build that fails, a server that cannot be started, a
+// graded (no run, a build that fails, a program that cannot be started, a
 // grading run that overshoots its whole-run limit) gets Gradable false,
 // never a failing score. A run whose verdict rests on deadlines (it timed
 // out, or a check failed only because a deadline passed) is run once more
@@ -396,6 +397,15 @@ type grader struct {
 	reference []grading.Event
 }
 
+// programWord is program, what the student wrote ("server", "client"), or
+// "program" for a lesson that does not say.
+func programWord(program string) string {
+	if program == "" {
+		return "program"
+	}
+	return program
+}
+
 // buildOutputCap bounds the build output kept for the report.
 const buildOutputCap = 16 << 10
 
@@ -421,8 +431,9 @@ func (g *grader) student(ctx context.Context, slot, index int, sub Folder) (*Stu
 	}
 	if len(in.labCopies) > 0 {
 		st.Flags = append(st.Flags, FlagLabBinary)
-		notes = append(notes, fmt.Sprintf("The submission holds a copy of the lab binary, the reference server itself (%s): "+
-			"check that the student wrote the server that was graded.", strings.Join(in.labCopies, ", ")))
+		program := programWord(grading.ProgramOf(g.lesson))
+		notes = append(notes, fmt.Sprintf("The submission holds a copy of the lab binary, which is the lesson's reference %s itself (%s): "+
+			"check that the student wrote the %s that was graded.", program, strings.Join(in.labCopies, ", "), program))
 	}
 	work := filepath.Join(g.root, fmt.Sprintf("job-%04d", index))
 	finish := func(res *grading.Result) (*Student, error) {
@@ -581,8 +592,8 @@ func (g *grader) attempt(ctx context.Context, opts grading.Options) (*grading.Re
 	case runCtx.Err() != nil:
 		return g.ungradable(grading.OutcomeTimeout, fmt.Sprintf(
 			"The grading run went over its whole-run limit of %v and was stopped. Every step of a run has a deadline of its own, "+
-				"so this points at an overloaded machine rather than at the server: grade this submission again, or raise --time-scale.",
-			limit.Round(time.Second))), nil
+				"so this points at an overloaded machine rather than at the %s: grade this submission again, or raise --time-scale.",
+			limit.Round(time.Second), programWord(grading.ProgramOf(g.lesson)))), nil
 	}
 	return nil, err
 }

@@ -388,7 +388,7 @@ func resultProblem(res *grading.Result, lesson int, checks []grading.Check) stri
 	case res.MaxScore != maxScore:
 		return fmt.Sprintf("its record says %d points of %d, but its checks are worth %d", res.Score, res.MaxScore, maxScore)
 	}
-	return outcomeProblem(res.Outcome, failed)
+	return outcomeProblem(res.Outcome, failed, res.Program)
 }
 
 // catalogueProblem says how the checks of res differ from the catalogue
@@ -427,8 +427,9 @@ func catalogueProblem(res *grading.Result, lesson int, checks []grading.Check) s
 }
 
 // outcomeProblem says how the outcome o does not match a result whose
-// failed checks are failed, or "" when it does.
-func outcomeProblem(o grading.Outcome, failed []string) string {
+// failed checks are failed, or "" when it does; program is what the
+// student wrote ("server", "client").
+func outcomeProblem(o grading.Outcome, failed []string, program string) string {
 	list := strings.Join(failed, ", ")
 	switch o.Kind {
 	case grading.OutcomeGraded:
@@ -444,7 +445,7 @@ func outcomeProblem(o grading.Outcome, failed []string) string {
 		}
 	case grading.OutcomeProtocolViolation:
 		if len(failed) == 0 {
-			return "its record says the server broke the protocol, but no check failed"
+			return "its record says the " + programWord(program) + " broke the protocol, but no check failed"
 		}
 	case grading.OutcomeExited, grading.OutcomeTimeout, grading.OutcomeOutputCap, grading.OutcomeMemory:
 	default:
