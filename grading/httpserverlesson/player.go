@@ -65,7 +65,7 @@ func (r *httpRun) Play(ctx context.Context, onEvent func(event.Event, string)) e
 	cs := newCopies(r.starter, 0, t.ready)
 	defer cs.close()
 	run := playScenario(ctx, r.sc, cs, t, func(rec event.Record) {
-		onEvent(rec.In(r.sc.Name), rec.Line(r.times))
+		onEvent(rec.In(r.sc.Name), recordLine(rec, r.times))
 	})
 	if run.startErr != nil {
 		return fmt.Errorf("could not start the server: %w", run.startErr)
