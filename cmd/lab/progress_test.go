@@ -44,7 +44,7 @@ func TestGradeProgressOnATerminal(t *testing.T) {
 	}
 	tty := &ttyBuffer{}
 	code, got := gradeWith(t, tty, map[string]string{"TERM": "xterm"})
-	if code != 0 || got != want {
+	if code != 0 || unconfirmed(got) != unconfirmed(want) {
 		t.Errorf("with progress: exit %d, report\n%s\nwant the same bytes as without\n%s", code, got, want)
 	}
 	shown := tty.String()
@@ -62,7 +62,7 @@ func TestGradeProgressOnATerminal(t *testing.T) {
 	if code != 0 || got != "" {
 		t.Errorf("--out: exit %d, stdout %q", code, got)
 	}
-	if file, err := os.ReadFile(outFile); err != nil || string(file) != want {
+	if file, err := os.ReadFile(outFile); err != nil || unconfirmed(string(file)) != unconfirmed(want) {
 		t.Errorf("--out file (%v):\n%s\nwant the report without progress\n%s", err, file, want)
 	}
 	shown = noColor.String()
@@ -70,6 +70,20 @@ func TestGradeProgressOnATerminal(t *testing.T) {
 		strings.Contains(strings.ReplaceAll(shown, "\r\x1b[2K", ""), "\x1b") {
 		t.Errorf("NO_COLOR: stderr %q, want the live line without colour codes", shown)
 	}
+}
+
+// unconfirmed is a report without its "Confirmed:" line: on a busy
+// machine a correct server may miss a deadline and pass when graded again
+// with longer ones, which one of three runs of the same server says and
+// the others need not.
+func unconfirmed(report string) string {
+	var keep []string
+	for _, line := range strings.SplitAfter(report, "\n") {
+		if !strings.HasPrefix(line, "Confirmed: ") {
+			keep = append(keep, line)
+		}
+	}
+	return strings.Join(keep, "")
 }
 
 // TestGradePipedStderrHasNoProgress: lab grade, a process of its own whose
