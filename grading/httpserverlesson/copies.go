@@ -79,24 +79,25 @@ type startError struct{ why string }
 
 func (e *startError) Error() string { return e.why }
 
-// freePort asks the system for a loopback port no one listens on.
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("finding a free port on 127.0.0.1: %w", err)
+// freePorts asks the system for n loopback ports no one listens on, all
+// different: each is held until all are found.
+func freePorts(n int) ([]int, error) {
+	var ports []int
+	for range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("finding a free port on 127.0.0.1: %w", err)
+		}
+		defer ln.Close()
+		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
+	return ports, nil
 }
 
-// startCopy starts the student's server as copy name with PORT set to a
-// free loopback port, records its output, and waits until it accepts a
+// startCopy starts the student's server as copy name with PORT set to
+// port, records its output, and waits until it accepts a
 // connection there.
-func startCopy(ctx context.Context, starter proc.Starter, name string, ready time.Duration, maxOutput int64, rec func(event.Record)) (*serverCopy, error) {
-	port, err := freePort()
-	if err != nil {
-		return nil, err
-	}
+func startCopy(ctx context.Context, starter proc.Starter, name string, port int, ready time.Duration, maxOutput int64, rec func(event.Record)) (*serverCopy, error) {
 	es, ok := starter.(proc.EnvStarter)
 	if !ok {
 		return nil, &startError{why: "the lab cannot tell this program which port to listen on: it starts it in a way that takes no environment variables (an HTTP server lesson is graded with lab grade, not inside this sandbox yet)"}

@@ -125,6 +125,10 @@ func (cs *copies) ensure(ctx context.Context, rec *recorder) error {
 	var wg sync.WaitGroup
 	errs := make([]error, len(httpscenario.Copies))
 	started := make([]*serverCopy, len(httpscenario.Copies))
+	ports, err := freePorts(len(httpscenario.Copies))
+	if err != nil {
+		return err
+	}
 	for i, name := range httpscenario.Copies {
 		if c := cs.running[name]; c != nil {
 			if _, gone := c.exited(); !gone {
@@ -135,7 +139,7 @@ func (cs *copies) ensure(ctx context.Context, rec *recorder) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			started[i], errs[i] = startCopy(ctx, cs.starter, name, cs.ready, cs.maxOutput, cs.record)
+			started[i], errs[i] = startCopy(ctx, cs.starter, name, ports[i], cs.ready, cs.maxOutput, cs.record)
 		}()
 	}
 	wg.Wait()

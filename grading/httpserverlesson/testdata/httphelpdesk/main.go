@@ -120,6 +120,14 @@ func mistakes(ref http.Handler) map[string]http.Handler {
 			}
 			ref.ServeHTTP(w, r)
 		}),
+		// A body past the bound kills the server.
+		"dies-on-large-body": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.ContentLength > helpdesk.MaxBody {
+				fmt.Fprintln(os.Stderr, "httphelpdesk: out of memory (pretending)")
+				os.Exit(1)
+			}
+			ref.ServeHTTP(w, r)
+		}),
 		// Every answer is an event stream, and a notification follows the
 		// response before the stream ends.
 		"stream-after-response": streamAfter(ref),
