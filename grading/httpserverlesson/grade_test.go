@@ -75,7 +75,7 @@ func TestKnownBadServers(t *testing.T) {
 		// next scenario starts the copy again, so no later check loses
 		// its evidence.
 		"dies-on-large-body": {[]string{"http.body-bound"}, 1},
-		"stateful-cursor":       {[]string{"stateless.any-copy"}, 1},
+		"stateful-cursor":    {[]string{"stateless.any-copy"}, 1},
 		// A deadline failure, confirmed at four times the scale: a
 		// shorter scale keeps the test's two waits short.
 		"ignores-sigterm": {[]string{"lifecycle.sigterm"}, 0.5},
