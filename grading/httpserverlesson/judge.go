@@ -147,11 +147,12 @@ func test(scenario string, p *played, e *httpscenario.Expectation) *grading.Fail
 			return nil
 		}
 		f.What = fmt.Sprintf("%s was answered %s", where, statusText(a.Status))
-	case httpscenario.KindResponse:
-		if a.MediaType != "application/json" && a.MediaType != "text/event-stream" {
-			f.What = fmt.Sprintf("%s was answered with Content-Type %q, which is neither application/json nor text/event-stream", where, a.ContentType)
-			break
+	case httpscenario.KindJSONOrStream:
+		if a.MediaType == "application/json" || a.MediaType == "text/event-stream" {
+			return nil
 		}
+		f.What = fmt.Sprintf("%s was answered with Content-Type %q, which is neither application/json nor text/event-stream", where, a.ContentType)
+	case httpscenario.KindResponse:
 		if _, i := a.Response(p.id); i >= 0 {
 			return nil
 		}
@@ -210,7 +211,9 @@ func expected(e *httpscenario.Expectation) string {
 	case httpscenario.KindStatus:
 		return "status " + e.StatusWords()
 	case httpscenario.KindResponse:
-		return "a JSON-RPC response with the request's id, as application/json or in a text/event-stream"
+		return "a JSON-RPC response with the request's id, as the body or in the event stream"
+	case httpscenario.KindJSONOrStream:
+		return "Content-Type: application/json, or text/event-stream"
 	case httpscenario.KindAnswer:
 		return strings.Join(strings.Fields(e.Text)[3:], " ")
 	case httpscenario.KindNotification:

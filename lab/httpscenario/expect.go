@@ -12,7 +12,8 @@ import (
 // exchange's answer must show, and the check it tells about.
 //
 //	EXCHANGE CHECK status 200            the status (4xx: any 400 to 499; several: any of them)
-//	EXCHANGE CHECK response              a response with the request's id, as application/json or an event stream
+//	EXCHANGE CHECK response              a response with the request's id, in the answer's body or stream
+//	EXCHANGE CHECK json-or-stream        the answer's Content-Type is application/json or text/event-stream
 //	EXCHANGE CHECK answer PATH OP VALUE  a test of that response (the paths and tests of client scenarios)
 //	EXCHANGE CHECK notification-accepted 202 with no body, or a 4xx refusal
 //	EXCHANGE CHECK not-stream            the answer is not an event stream
@@ -22,8 +23,8 @@ type Expectation struct {
 	Line     int
 	Exchange string
 	Check    string
-	// Kind is status, response, answer, notification-accepted, not-stream,
-	// exit or needs.
+	// Kind is status, response, json-or-stream, answer,
+	// notification-accepted, not-stream, exit or needs.
 	Kind string
 	// Statuses are a status test's codes; a code below 10 is a class
 	// (4 for 4xx).
@@ -43,6 +44,7 @@ type Expectation struct {
 const (
 	KindStatus       = "status"
 	KindResponse     = "response"
+	KindJSONOrStream = "json-or-stream"
 	KindAnswer       = "answer"
 	KindNotification = "notification-accepted"
 	KindNotStream    = "not-stream"
@@ -82,7 +84,7 @@ func parseExpectation(line string, exchanges map[string]*Exchange) (*Expectation
 			}
 			e.Statuses = append(e.Statuses, n)
 		}
-	case KindResponse, KindNotification, KindNotStream:
+	case KindResponse, KindJSONOrStream, KindNotification, KindNotStream:
 		if len(args) != 0 {
 			return nil, fmt.Errorf("%q: %s takes nothing more", line, e.Kind)
 		}
@@ -111,7 +113,7 @@ func parseExpectation(line string, exchanges map[string]*Exchange) (*Expectation
 		}
 		e.Other = args[0]
 	default:
-		return nil, fmt.Errorf("%q: unknown test %q (want status, response, answer, notification-accepted, not-stream, exit, needs)", line, e.Kind)
+		return nil, fmt.Errorf("%q: unknown test %q (want status, response, json-or-stream, answer, notification-accepted, not-stream, exit, needs)", line, e.Kind)
 	}
 	return e, nil
 }

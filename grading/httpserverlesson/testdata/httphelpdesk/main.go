@@ -69,7 +69,7 @@ func mistakes(ref http.Handler) map[string]http.Handler {
 		"":                ref,
 		"ignores-sigterm": ref,
 		// A notification's 202 becomes a 200 with a body.
-		"notification-200": rewrite(ref, func(in map[string]any, status int, out []byte) (int, []byte) {
+		"notification-200": rewrite(ref, false, func(in map[string]any, status int, out []byte) (int, []byte) {
 			if _, id := in["id"]; !id && status == http.StatusAccepted {
 				return http.StatusOK, []byte("{}")
 			}
@@ -120,6 +120,8 @@ func mistakes(ref http.Handler) map[string]http.Handler {
 			}
 			ref.ServeHTTP(w, r)
 		}),
+		// Answers go out as text/plain.
+		"text-plain": rewrite(ref, true, func(_ map[string]any, status int, out []byte) (int, []byte) { return status, out }),
 		// A body past the bound kills the server.
 		"dies-on-large-body": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.ContentLength > helpdesk.MaxBody {
@@ -150,8 +152,9 @@ func withBody(ref http.Handler, change func(r *http.Request, msg map[string]any)
 	})
 }
 
-// rewrite serves with ref and lets change rewrite the status and body.
-func rewrite(ref http.Handler, change func(in map[string]any, status int, out []byte) (int, []byte)) http.Handler {
+// rewrite serves with ref and lets change rewrite the status and body;
+// plain sends every answer as text/plain.
+func rewrite(ref http.Handler, plain bool, change func(in map[string]any, status int, out []byte) (int, []byte)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(io.LimitReader(r.Body, helpdesk.MaxBody))
 		var msg map[string]any
@@ -162,6 +165,9 @@ func rewrite(ref http.Handler, change func(in map[string]any, status int, out []
 		status, out := change(msg, rec.Code, rec.Body.Bytes())
 		for k, v := range rec.Header() {
 			w.Header()[k] = v
+		}
+		if plain {
+			w.Header().Set("Content-Type", "text/plain")
 		}
 		if len(out) > 0 && w.Header().Get("Content-Type") == "" {
 			w.Header().Set("Content-Type", "application/json")
