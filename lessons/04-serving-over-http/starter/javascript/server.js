@@ -56,8 +56,8 @@ function handle(req, res) {
   // TODO(lesson 4), part 4: Content-Type, Accept and a bounded body.
   // The body is kept whole, however long it is: a client can make this
   // process hold gigabytes. Count the bytes of the "data" events, keep at
-  // most 1 MiB, and answer a longer body with 413 (and the header
-  // "Connection: close"). While here, refuse a body that is not
+  // most 1 MiB, and answer a longer body with 413 (read the rest and drop
+  // it, so that the client reads the answer). While here, refuse a body that is not
   // Content-Type: application/json with 415, and see acceptsStream below.
   // Fixes http.body-bound (and, with acceptsStream, http.accept).
   const chunks = [];
