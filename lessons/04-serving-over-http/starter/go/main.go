@@ -22,7 +22,11 @@
 // names (3140 when it is not set), and logs on stderr.
 //
 // Run it:   go run .
-// Grade it: lab grade --lesson 4 -- go run .
+// Grade it: go build -o server . && lab grade --lesson 4 -- ./server
+//
+// (Grade the program itself, not go run: SIGTERM ends go run's own
+// process before your server can answer it, so lifecycle.sigterm would
+// fail whatever your server does.)
 package main
 
 import (
