@@ -8,7 +8,7 @@ import (
 
 // The caps on what a graded program writes and on what a result keeps of
 // it. A client's streams get the same caps as a server's (see
-// client.Options): each of stdout and stderr is capped per scenario at
+// stdioprobe.Options): each of stdout and stderr is capped per scenario at
 // Options.MaxOutput (8 MiB when it is 0; grade-class gives 256 KiB), and
 // one line at LineMax. What comes past a cap is counted, not kept.
 // Every result, a server's or a client's, keeps at most
@@ -19,7 +19,7 @@ import (
 const (
 	// LineMax is the longest line of a program's stdout or stderr that is
 	// kept; the rest of a longer line is read in pieces, counted and
-	// dropped (the server's client.Options.MaxLine).
+	// dropped (the server's stdioprobe.Options.MaxLine).
 	LineMax = 1 << 20
 	// DefaultStreamMax caps each output stream of each scenario when
 	// Options.MaxOutput is 0.

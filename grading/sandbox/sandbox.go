@@ -1,6 +1,6 @@
 // Package sandbox runs a student's server, or its build step, where it can
 // do no harm to the grader, to the machine or to the other students graded
-// at the same time. It offers two sandboxes, both client.Starters:
+// at the same time. It offers two sandboxes, both proc.Starters:
 //
 //   - Process runs the program as a local process through a small launcher
 //     (the lab binary itself, re-executed: see Main). The launcher sets

@@ -4,8 +4,8 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/stdioprobe"
 )
 
 // ScenarioBudget is the longest a server scenario's deadlines let its run
@@ -20,10 +20,10 @@ func ScenarioBudget(sc *scenario.Scenario, scale float64) time.Duration {
 			schedule = max(schedule, st.At)
 		}
 	}
-	return schedule + grading.ScaleBy(client.ReadyDeadline+waits+client.ExitDeadline+client.DrainDeadline, scale)
+	return schedule + grading.ScaleBy(stdioprobe.ReadyDeadline+waits+stdioprobe.ExitDeadline+stdioprobe.DrainDeadline, scale)
 }
 
 // probeBudget is the longest the readiness probe's run may last.
 func probeBudget(scale float64) time.Duration {
-	return grading.ScaleBy(client.ReadyDeadline+client.KillDeadline+client.DrainDeadline, scale)
+	return grading.ScaleBy(stdioprobe.ReadyDeadline+stdioprobe.KillDeadline+stdioprobe.DrainDeadline, scale)
 }

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/stdioprobe"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -22,10 +22,10 @@ func judgeOne(t *testing.T, text string, out ...string) ([]string, map[string]st
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := &client.Run{Scenario: sc, Ready: true, Closed: true, ExitedAfterClose: true}
+	run := &stdioprobe.Run{Scenario: sc, Ready: true, Closed: true, ExitedAfterClose: true}
 	for _, line := range out {
 		msg, problem := wire.ParseResponse([]byte(line))
-		run.Answers = append(run.Answers, client.Answer{Line: line, Msg: msg, Problem: problem})
+		run.Answers = append(run.Answers, stdioprobe.Answer{Line: line, Msg: msg, Problem: problem})
 	}
 	checks := []grading.Check{{ID: "framing.split-message", Judge: judgeNameSplitMessage}, {ID: "framing.many-per-chunk", Judge: judgeNameManyPerChunk},
 		{ID: "ids.exact", Judge: judgeNameIDsExact}, {ID: "answers.once", Judge: judgeNameAnswersOnce},

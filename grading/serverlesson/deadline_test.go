@@ -4,16 +4,16 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/proc"
 	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/stdioprobe"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
 // deadlineFailures judges one scenario on a run shaped by shape, and
 // returns, per failed check, whether each of its failures rests on a
 // deadline (grading.Failure.Deadline).
-func deadlineFailures(t *testing.T, shape func(*client.Run), out ...string) map[string][]bool {
+func deadlineFailures(t *testing.T, shape func(*stdioprobe.Run), out ...string) map[string][]bool {
 	t.Helper()
 	const text = "-- steps --\nat 0ms send ab\nat 100ms close\n-- ab --\n" +
 		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n" +
@@ -25,11 +25,11 @@ func deadlineFailures(t *testing.T, shape func(*client.Run), out ...string) map[
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := &client.Run{Scenario: sc, Ready: true, Closed: true, ExitedAfterClose: true}
+	run := &stdioprobe.Run{Scenario: sc, Ready: true, Closed: true, ExitedAfterClose: true}
 	shape(run)
 	for _, line := range out {
 		msg, problem := wire.ParseResponse([]byte(line))
-		run.Answers = append(run.Answers, client.Answer{Line: line, Msg: msg, Problem: problem})
+		run.Answers = append(run.Answers, stdioprobe.Answer{Line: line, Msg: msg, Problem: problem})
 	}
 	checks := []grading.Check{{ID: "answers.once", Judge: judgeNameAnswersOnce}, {ID: "lifecycle.exit-on-eof", Judge: judgeNameExitOnEOF}}
 	ev, err := newEvidence(run, sc, servedBy(checks))
@@ -55,7 +55,7 @@ func deadlineFailures(t *testing.T, shape func(*client.Run), out ...string) map[
 // server that ended by itself did not do.
 func TestFailuresRestingOnDeadlines(t *testing.T) {
 	const one = `{"jsonrpc":"2.0","id":1,"result":{}}`
-	slowExit := func(r *client.Run) {
+	slowExit := func(r *stdioprobe.Run) {
 		r.ExitedAfterClose, r.Killed, r.KillReason, r.DeadlinePassed = false, true, "the server was still running 5s after its stdin closed", true
 	}
 	got := deadlineFailures(t, slowExit, one)
@@ -66,19 +66,19 @@ func TestFailuresRestingOnDeadlines(t *testing.T) {
 		t.Errorf("an answer that did not come before the exit deadline: m.two failures %v, want one resting on a deadline", d)
 	}
 
-	got = deadlineFailures(t, func(r *client.Run) {}, one, `{"jsonrpc":"2.0","id":2,"result":{"x":1}}`)
+	got = deadlineFailures(t, func(r *stdioprobe.Run) {}, one, `{"jsonrpc":"2.0","id":2,"result":{"x":1}}`)
 	if d := got["m.two"]; len(d) != 1 || d[0] {
 		t.Errorf("a wrong answer: m.two failures %v, want one resting on no deadline", d)
 	}
 
 	// The wait before the close ran out, but the server then exited by
 	// itself: it had all the time it wanted to answer id 2, and did not.
-	got = deadlineFailures(t, func(r *client.Run) { r.DeadlinePassed = true }, one)
+	got = deadlineFailures(t, func(r *stdioprobe.Run) { r.DeadlinePassed = true }, one)
 	if d := got["m.two"]; len(d) != 1 || d[0] {
 		t.Errorf("an answer a server that exited by itself never gave: m.two failures %v, want one resting on no deadline", d)
 	}
 
-	crashed := func(r *client.Run) {
+	crashed := func(r *stdioprobe.Run) {
 		r.DeadlinePassed = true // the ready wait ran out, then it crashed
 		r.Exit = proc.Exit{Code: 2}
 	}
@@ -103,7 +103,7 @@ func TestFailuresRestingOnDeadlines(t *testing.T) {
 func TestWrongAnswersOfAPacedRunRestOnTheDeadline(t *testing.T) {
 	const one = `{"jsonrpc":"2.0","id":1,"result":{}}`
 	merged := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`
-	got := deadlineFailures(t, func(r *client.Run) { r.DeadlinePassed, r.Paced = true, true }, one, merged)
+	got := deadlineFailures(t, func(r *stdioprobe.Run) { r.DeadlinePassed, r.Paced = true, true }, one, merged)
 	if len(got) == 0 {
 		t.Fatal("a paced run that answered id 2 wrong was charged with nothing")
 	}
@@ -114,7 +114,7 @@ func TestWrongAnswersOfAPacedRunRestOnTheDeadline(t *testing.T) {
 			}
 		}
 	}
-	got = deadlineFailures(t, func(r *client.Run) {}, one, merged)
+	got = deadlineFailures(t, func(r *stdioprobe.Run) {}, one, merged)
 	for id, d := range got {
 		for _, deadline := range d {
 			if deadline {

@@ -8,8 +8,8 @@ import (
 	"testing/fstest"
 
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/stdioprobe"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -32,7 +32,7 @@ func TestPartialMatch(t *testing.T) {
 
 func answerOf(line string) *answer {
 	msg, problem := wire.ParseResponse([]byte(line))
-	return readAnswers([]client.Answer{{Line: line, Msg: msg, Problem: problem}})[0]
+	return readAnswers([]stdioprobe.Answer{{Line: line, Msg: msg, Problem: problem}})[0]
 }
 
 // TestNoIDAnswers checks that an expected answer with no id member matches
@@ -93,10 +93,10 @@ func TestServedChecksNameTheirFaults(t *testing.T) {
 	}
 	out := []string{`{"jsonrpc":"2.0","id":1,"result":{}}`, `{"jsonrpc":"2.0","id":null,"result":{}}`}
 	failed := func(checks []grading.Check) []string {
-		run := &client.Run{Scenario: sc, Ready: true, Closed: true, ExitedAfterClose: true}
+		run := &stdioprobe.Run{Scenario: sc, Ready: true, Closed: true, ExitedAfterClose: true}
 		for _, line := range out {
 			msg, problem := wire.ParseResponse([]byte(line))
-			run.Answers = append(run.Answers, client.Answer{Line: line, Msg: msg, Problem: problem})
+			run.Answers = append(run.Answers, stdioprobe.Answer{Line: line, Msg: msg, Problem: problem})
 		}
 		ev, err := newEvidence(run, sc, servedBy(checks))
 		if err != nil {

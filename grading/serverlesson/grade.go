@@ -16,9 +16,9 @@ import (
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/proc"
 
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/stdioprobe"
 	"github.com/mcplab/mcplab/lessons"
 )
 
@@ -26,8 +26,8 @@ import (
 // ready, from the lesson's manifest. With a probe, Play sends it in the
 // scenario's own process (lab run does); Grade does not (see
 // ScenarioReadiness).
-func ReadinessFor(m *lessons.Manifest) client.Readiness {
-	return client.ReadinessOf(m.Ready.Kind, m.Ready.Pattern, m.Ready.Probe)
+func ReadinessFor(m *lessons.Manifest) stdioprobe.Readiness {
+	return stdioprobe.ReadinessOf(m.Ready.Kind, m.Ready.Pattern, m.Ready.Probe)
 }
 
 // ScenarioReadiness is how the grader waits for a lesson's server before
@@ -39,9 +39,9 @@ func ReadinessFor(m *lessons.Manifest) client.Readiness {
 // scenario at once in a fresh process, with nothing sent before it; a
 // server still starting reads the scenario's first lines from its pipe when
 // it gets to them.
-func ScenarioReadiness(m *lessons.Manifest) client.Readiness {
+func ScenarioReadiness(m *lessons.Manifest) stdioprobe.Readiness {
 	if m.Ready.Kind == "probe" {
-		return client.Readiness{None: true}
+		return stdioprobe.Readiness{None: true}
 	}
 	return ReadinessFor(m)
 }
@@ -62,12 +62,12 @@ func probeScenario() *scenario.Scenario {
 // own before its real connection; then it stops that process. It returns
 // the run (nil when the manifest names no probe): its Ready says whether
 // the answer came.
-func ProbeReadiness(ctx context.Context, m *lessons.Manifest, starter proc.Starter, co client.Options) (*client.Run, error) {
+func ProbeReadiness(ctx context.Context, m *lessons.Manifest, starter proc.Starter, co stdioprobe.Options) (*stdioprobe.Run, error) {
 	if m.Ready.Kind != "probe" {
 		return nil, nil
 	}
 	co.Ready = ReadinessFor(m)
-	run, err := client.Play(ctx, probeScenario(), starter, co)
+	run, err := stdioprobe.Play(ctx, probeScenario(), starter, co)
 	if err != nil {
 		return nil, fmt.Errorf("probing the server for readiness: %w", err)
 	}
@@ -160,7 +160,7 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 	ids := servedBy(lesson.Checks())
 	res := &grading.Result{Lesson: lesson.Manifest().Number, Gradable: true, Seed: seed}
 	var runs []*evidence
-	probeOpts := client.Options{TimeScale: opts.TimeScale, MaxOutput: opts.MaxOutput}
+	probeOpts := stdioprobe.Options{TimeScale: opts.TimeScale, MaxOutput: opts.MaxOutput}
 	if opts.OnEvent != nil {
 		probeOpts.OnEvent = func(ev event.Record) { opts.OnEvent(probeName, ev) }
 	}
@@ -210,13 +210,13 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 	}
 	for n, i := range opts.PlayOrder(names) {
 		sc := scenarios[i]
-		co := client.Options{Ready: ScenarioReadiness(lesson.Manifest()), TimeScale: opts.TimeScale, MaxOutput: opts.MaxOutput}
+		co := stdioprobe.Options{Ready: ScenarioReadiness(lesson.Manifest()), TimeScale: opts.TimeScale, MaxOutput: opts.MaxOutput}
 		if opts.OnEvent != nil {
 			name := sc.Name
 			co.OnEvent = func(ev event.Record) { opts.OnEvent(name, ev) }
 		}
 		opts.ScenarioStarted(sc.Name, n+1, len(scenarios), ScenarioBudget(sc, opts.TimeScale))
-		run, err := client.Play(ctx, sc, opts.Student, co)
+		run, err := stdioprobe.Play(ctx, sc, opts.Student, co)
 		opts.ScenarioEnded(sc.Name)
 		if err != nil {
 			return nil, fmt.Errorf("playing scenario %s: %w", sc.Name, err)
@@ -328,7 +328,7 @@ func classify(evs []*evidence, res *grading.Result, ids served) grading.Outcome 
 // explicitMisses lists the ids a scenario's own await steps waited for in
 // vain. The await added before a close is left out: a request it waits for
 // in vain is a missing answer, judged as one, not a server too slow.
-func explicitMisses(r *client.Run) []string {
+func explicitMisses(r *stdioprobe.Run) []string {
 	awaited := map[string]bool{}
 	for _, st := range r.Scenario.Steps {
 		if st.Kind == scenario.StepAwait && !st.Implicit {

@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/stdioprobe"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -19,7 +19,7 @@ import (
 // tied to the line that asked for it.
 type evidence struct {
 	sc      *scenario.Scenario
-	run     *client.Run
+	run     *stdioprobe.Run
 	lines   []*sentLine
 	answers []*answer
 	extra   []*answer // responses no line asks for
@@ -48,7 +48,7 @@ type evidence struct {
 // newEvidence reads one run, for a lesson whose judges serve the checks
 // ids. When the lesson judges framing, lines lost to framing are charged to
 // a framing check alone.
-func newEvidence(run *client.Run, sc *scenario.Scenario, ids served) (*evidence, error) {
+func newEvidence(run *stdioprobe.Run, sc *scenario.Scenario, ids served) (*evidence, error) {
 	lines, err := sentLines(sc)
 	if err != nil {
 		return nil, err
@@ -491,7 +491,7 @@ func judgeMessagesOnly(ev *evidence, t *grading.Tally) {
 			if some != "" {
 				some += "; "
 			}
-			some += fmt.Sprintf("%s after the first %d (counted, not kept)", grading.CountOf(unkept, "more such line", "more such lines"), client.KeptStdoutLines)
+			some += fmt.Sprintf("%s after the first %d (counted, not kept)", grading.CountOf(unkept, "more such line", "more such lines"), stdioprobe.KeptStdoutLines)
 		}
 		ev.fail(t, grading.Failure{
 			What:     fmt.Sprintf("%s: %s", grading.CountOf(len(bad)+unkept, "line on stdout is not a JSON-RPC response", "lines on stdout are not JSON-RPC responses"), some),
@@ -583,7 +583,7 @@ func judgeOnce(ev *evidence, t *grading.Tally) {
 			if listed != "" {
 				listed += "; "
 			}
-			listed += fmt.Sprintf("%s after the first %d lines (counted, not kept)", grading.CountOf(unkept, "more answer", "more answers"), client.KeptStdoutLines)
+			listed += fmt.Sprintf("%s after the first %d lines (counted, not kept)", grading.CountOf(unkept, "more answer", "more answers"), stdioprobe.KeptStdoutLines)
 		}
 		what := fmt.Sprintf("%s came that no line of the scenario asks for: %s", grading.CountOf(len(errorsExtra)+unkept, "answer", "answers"), listed)
 		nullish := 0
@@ -645,7 +645,7 @@ func judgeExit(ev *evidence, t *grading.Tally) {
 }
 
 // runContext says in a sentence what cut a run short, if anything.
-func runContext(run *client.Run) string {
+func runContext(run *stdioprobe.Run) string {
 	// No times here: a regrade of the same server must give the same words.
 	switch {
 	case run.OutputCapped:
@@ -750,7 +750,7 @@ func listAnswers(as []*answer) string {
 // quote shows a line of output in a message: printable, and cut when long.
 func quote(line string) string {
 	const limit = 120
-	s := client.Printable(line)
+	s := stdioprobe.Printable(line)
 	if len(s) > limit {
 		cut := limit
 		for cut > 0 && !utf8.RuneStart(s[cut]) {

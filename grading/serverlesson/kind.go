@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/stdioprobe"
 	"github.com/mcplab/mcplab/lessons"
 )
 
@@ -68,9 +68,9 @@ func Grade(ctx context.Context, opts grading.Options) (*grading.Result, error) {
 func (l *Lesson) Budget(sweeps int, startCost time.Duration) time.Duration {
 	var total, longest time.Duration
 	for _, sc := range l.Scenarios {
-		// The scripted client's own deadlines (see lab/client), which a
+		// The scripted client's own deadlines (see lab/stdioprobe), which a
 		// whole-run limit must leave room for.
-		d := startCost + client.ReadyDeadline + designed(sc) + client.ExitDeadline + client.DrainDeadline
+		d := startCost + stdioprobe.ReadyDeadline + designed(sc) + stdioprobe.ExitDeadline + stdioprobe.DrainDeadline
 		for _, st := range sc.Steps {
 			d += st.Within
 		}

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/stdioprobe"
 	"github.com/mcplab/mcplab/lab/wire"
 )
 
@@ -174,7 +174,7 @@ func tieExpected(sc *scenario.Scenario, lines []*sentLine) error {
 // for a response, even when a member is wrong, so that the check about
 // that member (not the one about stdout) judges it.
 type answer struct {
-	client.Answer
+	stdioprobe.Answer
 	n      int  // its line number on stdout, from 1
 	shaped bool // a response, perhaps with a wrong member
 	hasID  bool
@@ -182,7 +182,7 @@ type answer struct {
 	tied   *sentLine
 }
 
-func readAnswers(out []client.Answer) []*answer {
+func readAnswers(out []stdioprobe.Answer) []*answer {
 	var as []*answer
 	for i, a := range out {
 		x := &answer{Answer: a, n: i + 1}

@@ -2,8 +2,8 @@ package serverlesson
 
 import (
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/play"
+	"github.com/mcplab/mcplab/lab/stdioprobe"
 	"github.com/mcplab/mcplab/lessons"
 )
 
@@ -11,6 +11,6 @@ import (
 // plays the lesson's scenario (or the file named) against COMMAND, or the
 // reference server its manifest names, ready as its ready line says.
 func (Kind) Player(m *lessons.Manifest) play.Player {
-	ready := client.ReadinessOf(m.Ready.Kind, m.Ready.Pattern, m.Ready.Probe)
+	ready := stdioprobe.ReadinessOf(m.Ready.Kind, m.Ready.Pattern, m.Ready.Probe)
 	return play.Server{Source: grading.RunSource(m), Reference: m.Server, Ready: ready}
 }

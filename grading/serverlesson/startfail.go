@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
+	"github.com/mcplab/mcplab/lab/stdioprobe"
 )
 
 // stderrTail bounds the server's own stderr lines that a could-not-start
@@ -33,7 +33,7 @@ const (
 // When the program's stderr names a file the sandbox hides from it (hides
 // is the starter's proc.PathHider, or nil), the words say so and how to
 // mend it: the same command works by hand, where nothing hides the file.
-func notStarted(run *client.Run, ready client.Readiness, hides func(string) string) string {
+func notStarted(run *stdioprobe.Run, ready stdioprobe.Readiness, hides func(string) string) string {
 	exitedByItself := run.Exit.Err == nil && run.Exit.Signal == "" && run.Exit.Reason == "" &&
 		!run.Killed && !run.OutputCapped && run.Exit.Code >= 0
 	if !exitedByItself {
@@ -73,7 +73,7 @@ var namedPath = regexp.MustCompile(`(?:^|[\s'"(=:])(/[^\s'":,;()]+)`)
 // says is hidden from the program, and why; "" and "" when there is none
 // or hides is nil. At most the last stderrTailLines lines are looked at,
 // the ones a could-not-start result shows.
-func hiddenNamed(run *client.Run, hides func(string) string) (path, why string) {
+func hiddenNamed(run *stdioprobe.Run, hides func(string) string) (path, why string) {
 	if hides == nil {
 		return "", ""
 	}
@@ -108,7 +108,7 @@ func hiderOf(s proc.Starter) func(string) string {
 // stderrTail is the last lines the server wrote to stderr in run, each
 // cut to a readable width, indented for a report; "(nothing)" when there
 // were none.
-func stderrTail(run *client.Run) string {
+func stderrTail(run *stdioprobe.Run) string {
 	var lines []string
 	for _, ev := range run.Events {
 		if ev.Kind == event.Stderr {
@@ -137,7 +137,7 @@ func stderrTail(run *client.Run) string {
 
 // couldNotStartWith is couldNotStart for a program that ran but never
 // started as a server: the problem shows the last lines of its own stderr.
-func couldNotStartWith(res *grading.Result, checks []grading.Check, problem string, run *client.Run, started time.Time) *grading.Result {
+func couldNotStartWith(res *grading.Result, checks []grading.Check, problem string, run *stdioprobe.Run, started time.Time) *grading.Result {
 	res.CouldNotStart(checks, problem, started)
 	for i := range res.Checks {
 		res.Checks[i].Message = "Not judged: the server did not start, so there was nothing to judge (the result's problem says why, with its stderr)."

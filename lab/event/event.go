@@ -1,6 +1,6 @@
 // Package event is the one set of words for what the lab sees happen
 // between a client and a server: the scripted client's transcript
-// (lab/client), a recorded session (lab/capture) and the rig's record
+// (lab/stdioprobe), a recorded session (lab/capture) and the rig's record
 // (lab/rig) all say what an event is with a Kind of this package. One
 // thing has one kind wherever it is seen: a line a client sent a server is
 // Send whether the scripted client wrote it on a pipe or the rig read it

@@ -14,7 +14,7 @@ import (
 // stdin, a line of a server's stdout or stderr, a line between a client
 // under test and a stdio server the rig plays, an HTTP exchange's request,
 // status and messages, a note of the recorder's. It is the one record of
-// every transport: the scripted client (lab/client), the rig (lab/rig) and
+// every transport: the scripted client (lab/stdioprobe), the rig (lab/rig) and
 // an HTTP lesson's exchanges all keep Records, and a transport the lab
 // adds later adds a field here, not a struct of its own. Whoever reads a
 // Record reads its fields, never a text made of them; the words a

@@ -2,7 +2,7 @@
 // of lesson and hands each event over as it happens, with the line lab
 // run prints for it. The kind of a lesson picks its player (grading.Kind's
 // Player); lab run knows none of them. Server is the player of a server
-// lesson's scenario (lab/client plays it); lab/clientplay has the player
+// lesson's scenario (lab/stdioprobe plays it); lab/clientplay has the player
 // of a client lesson's.
 package play
 

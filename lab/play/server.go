@@ -5,21 +5,21 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
 	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/stdioprobe"
 )
 
 // Server plays a server lesson's scenario with the lab's scripted client
-// (lab/client) against COMMAND, or the lesson's reference server.
+// (lab/stdioprobe) against COMMAND, or the lesson's reference server.
 type Server struct {
 	Source
 	// Reference is the lab's server `lab serve Reference` starts when no
 	// COMMAND is given.
 	Reference string
 	// Ready says when the server is ready for the scenario's first step.
-	Ready client.Readiness
+	Ready stdioprobe.Readiness
 }
 
 // Load reads the scenario and names the server to play it with.
@@ -63,7 +63,7 @@ func serverStarter(command []string, reference, lessonDir string) (proc.Starter,
 type serverRun struct {
 	sc      *scenario.Scenario
 	starter proc.Starter
-	ready   client.Readiness
+	ready   stdioprobe.Readiness
 	times   bool
 }
 
@@ -73,7 +73,7 @@ func (r *serverRun) Preface() (string, string, error) { return "", "", nil }
 // Play plays the scenario and hands over each event with its line (see
 // event.Record's Line).
 func (r *serverRun) Play(ctx context.Context, onEvent func(event.Event, string)) error {
-	run, err := client.Play(ctx, r.sc, r.starter, client.Options{
+	run, err := stdioprobe.Play(ctx, r.sc, r.starter, stdioprobe.Options{
 		Ready: r.ready,
 		OnEvent: func(ev event.Record) {
 			onEvent(ev.In(r.sc.Name), ev.Line(r.times))

@@ -1,4 +1,4 @@
-package client_test
+package stdioprobe_test
 
 import (
 	"bytes"
@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
+	"github.com/mcplab/mcplab/lab/stdioprobe"
 )
 
 // newlineFlood is the reference server behind a flood of bare newlines:
@@ -30,7 +30,7 @@ func newlineFlood(n int) proc.InProcess {
 }
 
 // count gives how many events of run are of kind k.
-func count(run *client.Run, k event.Kind) int {
+func count(run *stdioprobe.Run, k event.Kind) int {
 	n := 0
 	for _, ev := range run.Events {
 		if ev.Kind == k {
@@ -46,9 +46,9 @@ func count(run *client.Run, k event.Kind) int {
 // every await is met and the server's ready line, far down its stderr,
 // still counts.
 func TestFloodIsCountedNotKept(t *testing.T) {
-	const n = 3 * client.KeptStdoutLines
+	const n = 3 * stdioprobe.KeptStdoutLines
 	sc := lessonScenario(t)
-	run, err := client.Play(context.Background(), sc, newlineFlood(n), client.Options{})
+	run, err := stdioprobe.Play(context.Background(), sc, newlineFlood(n), stdioprobe.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,21 +66,21 @@ func TestFloodIsCountedNotKept(t *testing.T) {
 			answers++
 		}
 	}
-	if blank != client.KeptStdoutLines {
-		t.Errorf("%d blank stdout lines kept, want the first %d", blank, client.KeptStdoutLines)
+	if blank != stdioprobe.KeptStdoutLines {
+		t.Errorf("%d blank stdout lines kept, want the first %d", blank, stdioprobe.KeptStdoutLines)
 	}
 	if answers == 0 {
 		t.Error("no answer kept after the flood")
 	}
-	want := client.NotKept{Lines: n - client.KeptStdoutLines, Bytes: n - client.KeptStdoutLines}
+	want := stdioprobe.NotKept{Lines: n - stdioprobe.KeptStdoutLines, Bytes: n - stdioprobe.KeptStdoutLines}
 	if run.StdoutNotKept != want {
 		t.Errorf("stdout not kept: %+v, want %+v", run.StdoutNotKept, want)
 	}
-	if got := count(run, event.Stderr); got != client.KeptStderrLines+1 {
-		t.Errorf("%d stderr events kept, want the first %d and the ready line", got, client.KeptStderrLines)
+	if got := count(run, event.Stderr); got != stdioprobe.KeptStderrLines+1 {
+		t.Errorf("%d stderr events kept, want the first %d and the ready line", got, stdioprobe.KeptStderrLines)
 	}
-	if run.StderrLines <= n || run.StderrNotKept.Lines != run.StderrLines-client.KeptStderrLines-1 {
-		t.Errorf("stderr lines %d, not kept %+v: want every line counted, all but the first %d and the ready line not kept", run.StderrLines, run.StderrNotKept, client.KeptStderrLines)
+	if run.StderrLines <= n || run.StderrNotKept.Lines != run.StderrLines-stdioprobe.KeptStderrLines-1 {
+		t.Errorf("stderr lines %d, not kept %+v: want every line counted, all but the first %d and the ready line not kept", run.StderrLines, run.StderrNotKept, stdioprobe.KeptStderrLines)
 	}
 	notes := map[string]bool{}
 	for _, ev := range run.Events {
@@ -89,7 +89,7 @@ func TestFloodIsCountedNotKept(t *testing.T) {
 		}
 	}
 	for _, say := range []string{
-		fmt.Sprintf("%d more lines (%d bytes) on stdout were counted, not kept: a run keeps the first 400 lines of a stream, and after them the answers to the scenario's ids", n-client.KeptStdoutLines, n-client.KeptStdoutLines),
+		fmt.Sprintf("%d more lines (%d bytes) on stdout were counted, not kept: a run keeps the first 400 lines of a stream, and after them the answers to the scenario's ids", n-stdioprobe.KeptStdoutLines, n-stdioprobe.KeptStdoutLines),
 		fmt.Sprintf("%d more lines (%d bytes) on stderr were counted, not kept: a run keeps the first 200 lines of a stream", run.StderrNotKept.Lines, run.StderrNotKept.Bytes),
 	} {
 		if !notes[say] {
@@ -125,7 +125,7 @@ func (r *repeater) Write(p []byte) (int, error) {
 // as responses not kept.
 func TestRepeatedAnswersPastTheCapAreCounted(t *testing.T) {
 	sc := lessonScenario(t)
-	run, err := client.Play(context.Background(), sc, answersOverAndOver(200), client.Options{})
+	run, err := stdioprobe.Play(context.Background(), sc, answersOverAndOver(200), stdioprobe.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,10 +135,10 @@ func TestRepeatedAnswersPastTheCapAreCounted(t *testing.T) {
 	if run.StdoutNotKept.Lines == 0 || run.StdoutNotKept.Responses != run.StdoutNotKept.Lines {
 		t.Errorf("stdout not kept: %+v, want copies counted, every one a response", run.StdoutNotKept)
 	}
-	if n := len(run.Answers); n < client.KeptStdoutLines || n > client.KeptStdoutLines+100 {
-		t.Errorf("%d answers kept: want the first %d and the few each id is allowed after them", n, client.KeptStdoutLines)
+	if n := len(run.Answers); n < stdioprobe.KeptStdoutLines || n > stdioprobe.KeptStdoutLines+100 {
+		t.Errorf("%d answers kept: want the first %d and the few each id is allowed after them", n, stdioprobe.KeptStdoutLines)
 	}
-	if !strings.Contains(run.StdoutNotKept.Say("stdout", client.KeptStdoutLines), "counted, not kept") {
+	if !strings.Contains(run.StdoutNotKept.Say("stdout", stdioprobe.KeptStdoutLines), "counted, not kept") {
 		t.Error("no words for what was not kept")
 	}
 }

@@ -1,4 +1,4 @@
-package client_test
+package stdioprobe_test
 
 import (
 	"context"
@@ -9,8 +9,8 @@ import (
 	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
 
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/scenario"
+	"github.com/mcplab/mcplab/lab/stdioprobe"
 )
 
 // deafScenario sends two requests (41 and 41 bytes), awaits the second for
@@ -38,7 +38,7 @@ func TestServerThatReadsNothingIsNotWaitedFor(t *testing.T) {
 	}
 	deaf := proc.Command{Path: "sh", Args: []string{"-c", "echo ready >&2; exec sleep 600"}}
 	started := time.Now()
-	run, err := client.Play(context.Background(), sc, deaf, client.Options{TimeScale: 0.25, ExitWithin: 10 * time.Minute})
+	run, err := stdioprobe.Play(context.Background(), sc, deaf, stdioprobe.Options{TimeScale: 0.25, ExitWithin: 10 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestServerThatReadsIsGivenTheExitDeadline(t *testing.T) {
 	}
 	reads := proc.Command{Path: "sh", Args: []string{"-c", "echo ready >&2; while IFS= read -r l; do :; done; exec sleep 600"}}
 	// The read deadline is 20 s; the exit deadline 1 s.
-	run, err := client.Play(context.Background(), sc, reads, client.Options{TimeScale: 10, ExitWithin: 100 * time.Millisecond})
+	run, err := stdioprobe.Play(context.Background(), sc, reads, stdioprobe.Options{TimeScale: 10, ExitWithin: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestServerThatSaysNothingIsGivenTheExitDeadline(t *testing.T) {
 	}
 	deaf := proc.Command{Path: "sh", Args: []string{"-c", "exec sleep 600"}}
 	// The read deadline is 500ms; the exit deadline 1 s.
-	run, err := client.Play(context.Background(), sc, deaf, client.Options{Ready: client.Readiness{None: true}, TimeScale: 0.25, ExitWithin: 4 * time.Second})
+	run, err := stdioprobe.Play(context.Background(), sc, deaf, stdioprobe.Options{Ready: stdioprobe.Readiness{None: true}, TimeScale: 0.25, ExitWithin: 4 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestExitDeadlineFitsWhatIsDue(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run, err := client.Play(context.Background(), sc, reads, client.Options{Ready: client.Readiness{None: true}, TimeScale: 0.5})
+			run, err := stdioprobe.Play(context.Background(), sc, reads, stdioprobe.Options{Ready: stdioprobe.Readiness{None: true}, TimeScale: 0.5})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,9 +1,10 @@
-// Package client is mcplab's scripted client: it starts a server, waits for
-// its ready line, plays a scenario's schedule of chunks against it, and
+// Package stdioprobe is the lab playing the client against a student's
+// stdio server (lessons 1 and 2; lab/httpprobe is its HTTP twin): it
+// starts the server, waits for its ready line, plays a scenario's schedule of chunks against it, and
 // records everything that happens, with times, as a transcript. The same
 // code drives `lab run` (printing as it goes) and the grader (keeping the
 // record).
-package client
+package stdioprobe
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package client_test
+package stdioprobe_test
 
 import (
 	"context"
@@ -15,9 +15,9 @@ import (
 	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
 
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/scenario"
 	"github.com/mcplab/mcplab/lab/server"
+	"github.com/mcplab/mcplab/lab/stdioprobe"
 	"github.com/mcplab/mcplab/lessons"
 )
 
@@ -99,7 +99,7 @@ func golden(t *testing.T, name, got string) {
 // server with fake time: the transcript, times included, is exact.
 func TestLessonTranscript(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		run, err := client.Play(context.Background(), lessonScenario(t), reference(), client.Options{})
+		run, err := stdioprobe.Play(context.Background(), lessonScenario(t), reference(), stdioprobe.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,7 +115,7 @@ func TestLessonTranscript(t *testing.T) {
 // order between streams vary, so it compares the answers and the chunks.
 func TestLessonTranscriptRealProcess(t *testing.T) {
 	exe := buildLab(t)
-	run, err := client.Play(context.Background(), lessonScenario(t), proc.Command{Path: exe, Args: []string{"serve", "reader"}}, client.Options{})
+	run, err := stdioprobe.Play(context.Background(), lessonScenario(t), proc.Command{Path: exe, Args: []string{"serve", "reader"}}, stdioprobe.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestServerThatNeverReadies(t *testing.T) {
 			_, _ = io.Copy(io.Discard, in)
 			return 0
 		})
-		run, err := client.Play(context.Background(), lessonScenario(t), quiet, client.Options{ReadyWithin: time.Second})
+		run, err := stdioprobe.Play(context.Background(), lessonScenario(t), quiet, stdioprobe.Options{ReadyWithin: time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +175,7 @@ func TestServerThatNeverExits(t *testing.T) {
 			<-ctx.Done()
 			return 0
 		})
-		run, err := client.Play(context.Background(), lessonScenario(t), stuck, client.Options{ExitWithin: 2 * time.Second})
+		run, err := stdioprobe.Play(context.Background(), lessonScenario(t), stuck, stdioprobe.Options{ExitWithin: 2 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,7 +194,7 @@ func TestServerThatNeverReads(t *testing.T) {
 			<-ctx.Done()
 			return 0
 		})
-		run, err := client.Play(context.Background(), lessonScenario(t), deaf, client.Options{})
+		run, err := stdioprobe.Play(context.Background(), lessonScenario(t), deaf, stdioprobe.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,7 +222,7 @@ func flood() proc.InProcess {
 // TestOutputCap shows that a flood of output is cut off at the cap and the
 // server stopped.
 func TestOutputCap(t *testing.T) {
-	run, err := client.Play(context.Background(), lessonScenario(t), flood(), client.Options{MaxOutput: 1 << 20})
+	run, err := stdioprobe.Play(context.Background(), lessonScenario(t), flood(), stdioprobe.Options{MaxOutput: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func TestOutputCap(t *testing.T) {
 // goroutine sets.
 func TestOutputCapWhileNotReading(t *testing.T) {
 	for range 20 {
-		run, err := client.Play(context.Background(), lessonScenario(t), flood(), client.Options{MaxOutput: 64 << 10})
+		run, err := stdioprobe.Play(context.Background(), lessonScenario(t), flood(), stdioprobe.Options{MaxOutput: 64 << 10})
 		if err != nil {
 			t.Fatal(err)
 		}

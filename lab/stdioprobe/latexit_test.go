@@ -1,4 +1,4 @@
-package client_test
+package stdioprobe_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/internal/testkit/lateexit"
-	"github.com/mcplab/mcplab/lab/client"
+	"github.com/mcplab/mcplab/lab/stdioprobe"
 )
 
 // TestLateExitReport shows that a server whose exit is reported only after
@@ -17,7 +17,7 @@ import (
 func TestLateExitReport(t *testing.T) {
 	for _, hung := range []bool{false, true} {
 		synctest.Test(t, func(t *testing.T) {
-			run, err := client.Play(context.Background(), lessonScenario(t), lateexit.Starter{Starter: reference(), Hung: hung}, client.Options{ExitWithin: 2 * time.Second})
+			run, err := stdioprobe.Play(context.Background(), lessonScenario(t), lateexit.Starter{Starter: reference(), Hung: hung}, stdioprobe.Options{ExitWithin: 2 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

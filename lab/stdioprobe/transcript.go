@@ -1,4 +1,4 @@
-package client
+package stdioprobe
 
 import "github.com/mcplab/mcplab/lab/textesc"
 

@@ -1,4 +1,4 @@
-package client_test
+package stdioprobe_test
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 	"github.com/mcplab/mcplab/lab/event"
 	"github.com/mcplab/mcplab/lab/proc"
 
-	"github.com/mcplab/mcplab/lab/client"
 	"github.com/mcplab/mcplab/lab/server"
+	"github.com/mcplab/mcplab/lab/stdioprobe"
 )
 
 // taughtOrder is the order of answers lesson 1 teaches (its README's table
@@ -64,7 +64,7 @@ func TestLessonOrderUnderLoad(t *testing.T) {
 	tries, kept, taught, wrong := 0, 0, 0, 0
 	for kept < runs && tries < maxTries {
 		tries++
-		run, err := client.Play(context.Background(), sc, ref, client.Options{})
+		run, err := stdioprobe.Play(context.Background(), sc, ref, stdioprobe.Options{})
 		if err != nil {
 			t.Fatalf("run %d: %v", tries, err)
 		}

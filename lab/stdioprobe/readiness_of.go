@@ -1,4 +1,4 @@
-package client
+package stdioprobe
 
 // ReadinessOf is the Readiness a lesson's manifest names by its "ready:"
 // line: kind "none" (start at once), "probe" with the request line probe,

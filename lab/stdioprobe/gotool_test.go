@@ -1,4 +1,4 @@
-package client_test
+package stdioprobe_test
 
 import (
 	"os/exec"
