@@ -209,7 +209,7 @@ func confirmChecks(first, second *Result, scale float64) *Result {
 			CountOf(len(rerun), "check", "checks"), strings.Join(rerun, ", "), float64(ConfirmScale), Pick(len(rerun), "it failed", "they failed"))
 	}
 	if failed := first.Failed(); len(failed) == 0 && first.Outcome.Kind == OutcomeWrongAnswers {
-		first.Outcome = Outcome{Kind: OutcomeGraded, Detail: "Every check passed."}
+		first.Outcome = Outcome{Kind: OutcomePassed, Detail: "Every check passed."}
 	} else if first.Outcome.Kind == OutcomeWrongAnswers {
 		first.Outcome.Detail = fmt.Sprintf("%s failed: %s.", CountOf(len(failed), "check", "checks"), strings.Join(failed, ", "))
 	}

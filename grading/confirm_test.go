@@ -37,7 +37,7 @@ func (l *scriptedLesson) Grade(ctx context.Context, opts Options) (*Result, erro
 		kind = l.outcome[n]
 	}
 	if len(res.Failed()) == 0 && kind == OutcomeWrongAnswers {
-		kind = OutcomeGraded
+		kind = OutcomePassed
 	}
 	res.Outcome = Outcome{Kind: kind, Detail: strings.Join(res.Failed(), ", ")}
 	return res, nil
@@ -94,7 +94,7 @@ func TestConfirmClearsADeadlineFailureThatPassesAtALargerScale(t *testing.T) {
 	if c := check(t, res, "exit-on-eof"); c.Status != StatusPass || c.Points != 1 || !strings.Contains(c.Message, "slow") {
 		t.Errorf("exit-on-eof after the rerun: %+v: want a pass that says the machine was slow", c)
 	}
-	if res.Score != 3 || res.MaxScore != 3 || res.Outcome.Kind != OutcomeGraded {
+	if res.Score != 3 || res.MaxScore != 3 || res.Outcome.Kind != OutcomePassed {
 		t.Errorf("score %d/%d, outcome %s: want 3/3, passed", res.Score, res.MaxScore, res.Outcome.Kind)
 	}
 	if res.Confirmed == nil || res.Confirmed.Scale != 1.5*ConfirmScale ||
@@ -189,7 +189,7 @@ func TestConfirmRerunsATimeoutOnce(t *testing.T) {
 	if len(l.scales) != 2 || l.scales[1] != 2*ConfirmScale {
 		t.Errorf("time scales %v: want one rerun at %g", l.scales, 2.0*ConfirmScale)
 	}
-	if res.Outcome.Kind != OutcomeGraded || res.Score != 3 || res.Confirmed == nil || !res.Confirmed.Timeout {
+	if res.Outcome.Kind != OutcomePassed || res.Score != 3 || res.Confirmed == nil || !res.Confirmed.Timeout {
 		t.Errorf("outcome %s, score %d, confirmed %+v: want the rerun's pass, confirmed after a timeout", res.Outcome.Kind, res.Score, res.Confirmed)
 	}
 	// A rerun that times out again leaves the first result standing.

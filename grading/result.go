@@ -52,11 +52,11 @@ type Event = event.Event
 // OutcomeKind classifies how a graded run went as a whole.
 type OutcomeKind string
 
-// The outcomes of a run. Only OutcomeGraded, OutcomeWrongAnswers and
+// The outcomes of a run. Only OutcomePassed, OutcomeWrongAnswers and
 // OutcomeProtocolViolation are gradable; the rest mean the grader could not
 // judge the server's answers at all, which is never a fail.
 const (
-	OutcomeGraded            OutcomeKind = "passed"             // every check passed
+	OutcomePassed            OutcomeKind = "passed"             // every check passed
 	OutcomeWrongAnswers      OutcomeKind = "wrong-answers"      // some answer was wrong or missing
 	OutcomeProtocolViolation OutcomeKind = "protocol-violation" // stdout carried something that is not a message
 	OutcomeExited            OutcomeKind = "server-exited"      // the server ended before it was done (code or signal)

@@ -116,7 +116,7 @@ exec python3 "$(dirname "$0")/../../servers/student_py/server.py"
 	}
 	s := c.Students[0]
 	r := s.Result
-	if s.Attempts != 2 || !r.Flaky || r.Outcome.Kind != grading.OutcomeGraded || r.Score != r.MaxScore {
+	if s.Attempts != 2 || !r.Flaky || r.Outcome.Kind != grading.OutcomePassed || r.Score != r.MaxScore {
 		t.Errorf("attempts %d, flaky %v, outcome %s (%s), score %d/%d: want the rerun's pass, flagged flaky",
 			s.Attempts, r.Flaky, r.Outcome.Kind, r.Outcome.Detail, r.Score, r.MaxScore)
 	}
@@ -226,7 +226,7 @@ func sampleClass(t *testing.T) *class.Class {
 		}
 		return r
 	}
-	flaky := result(21, grading.OutcomeGraded)
+	flaky := result(21, grading.OutcomePassed)
 	flaky.Flaky = true
 	return &class.Class{
 		Lesson: 1, Sandbox: "process", Jobs: 4, MaxScore: 21, TimeScale: 1.25, Checks: lesson.Checks(),
@@ -235,7 +235,7 @@ func sampleClass(t *testing.T) *class.Class {
 		Ignored:     []string{"README.md"},
 		Students: []*class.Student{
 			{Name: "zoë", Result: result(19, grading.OutcomeTimeout, "order.concurrent")},
-			{Name: `ann, "the" <b>one</b>`, Result: result(21, grading.OutcomeGraded)},
+			{Name: `ann, "the" <b>one</b>`, Result: result(21, grading.OutcomePassed)},
 			{Name: "bo|b", Result: class.Ungradable(lesson, grading.OutcomeBuildFailed, "The build step exited with status 1.", "main.go:1: oops")},
 			{Name: "cy", Result: result(17, grading.OutcomeWrongAnswers, "ids.exact", "order.concurrent")},
 			{Name: "dee", Result: flaky},

@@ -432,7 +432,7 @@ func catalogueProblem(res *grading.Result, lesson int, checks []grading.Check) s
 func outcomeProblem(o grading.Outcome, failed []string, program string) string {
 	list := strings.Join(failed, ", ")
 	switch o.Kind {
-	case grading.OutcomeGraded:
+	case grading.OutcomePassed:
 		if len(failed) > 0 {
 			return fmt.Sprintf("its record says passed, but it lists %s: %s", grading.Pick(len(failed), "a failed check", "failed checks"), textesc.Line(list))
 		}

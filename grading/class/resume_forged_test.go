@@ -96,7 +96,7 @@ func TestForgedResultsRegraded(t *testing.T) {
 	forged := map[string]func(*grading.Result){
 		"score": func(r *grading.Result) { r.Score = 999 },
 		"passed": func(r *grading.Result) {
-			r.Score, r.Outcome = 19, grading.Outcome{Kind: grading.OutcomeGraded, Detail: "Every check passed."}
+			r.Score, r.Outcome = 19, grading.Outcome{Kind: grading.OutcomePassed, Detail: "Every check passed."}
 		},
 		"over":    func(r *grading.Result) { r.Checks[0].Points, r.Score = 9, 20 },
 		"failpts": func(r *grading.Result) { r.Checks[2].Points, r.Score = 2, 21 },
@@ -107,7 +107,7 @@ func TestForgedResultsRegraded(t *testing.T) {
 		},
 		"lacking": func(r *grading.Result) {
 			r.Checks, r.MaxScore = r.Checks[:2], 19
-			r.Outcome = grading.Outcome{Kind: grading.OutcomeGraded, Detail: "Every check passed."}
+			r.Outcome = grading.Outcome{Kind: grading.OutcomePassed, Detail: "Every check passed."}
 		},
 		"worth": func(r *grading.Result) {
 			r.Checks[1].Points, r.Checks[1].MaxPoints, r.Score, r.MaxScore = 30, 30, 38, 40

@@ -44,7 +44,7 @@ func TestMergeForgedShardRefused(t *testing.T) {
 	score := goodResult("ben")
 	score.Score = 999
 	passed := goodResult("ben")
-	passed.Outcome = grading.Outcome{Kind: grading.OutcomeGraded, Detail: "Every check passed."}
+	passed.Outcome = grading.Outcome{Kind: grading.OutcomePassed, Detail: "Every check passed."}
 	forged := writeShard(t, 2, forgedLesson, 21, &class.Student{Name: "ben", Result: score})
 	lying := writeShard(t, 2, forgedLesson, 21, &class.Student{Name: "ben", Result: passed})
 	inflated := writeShard(t, 2, forgedLesson, 25, &class.Student{Name: "ben", Result: goodResult("ben")})

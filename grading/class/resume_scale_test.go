@@ -26,7 +26,7 @@ func earlierRun(t *testing.T, with class.GradedWith, students map[string]float64
 		if res == nil {
 			// A result the grader could give: LoadEarlier reuses no other.
 			res = &grading.Result{Lesson: with.Lesson, Gradable: true, Score: 3, MaxScore: 3,
-				Outcome:    grading.Outcome{Kind: grading.OutcomeGraded, Detail: "Every check passed."},
+				Outcome:    grading.Outcome{Kind: grading.OutcomePassed, Detail: "Every check passed."},
 				Checks:     []grading.CheckResult{{ID: "a", Status: grading.StatusPass, Points: 3, MaxPoints: 3}},
 				Submission: &grading.Submission{Name: name, Hash: "h-" + name}}
 		}

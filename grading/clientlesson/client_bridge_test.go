@@ -56,7 +56,7 @@ func TestClientThatKillsItsBridge(t *testing.T) {
 func TestClientBehindBridgeGetsFullMarks(t *testing.T) {
 	student := bin(t, "student-client")
 	res := grade(t, wrapLocal{proc.Command{Path: student}}, grading.Options{Lesson: 3, Relay: []string{bin(t, "lab"), "relay"}})
-	checkClient(t, res, grading.OutcomeGraded, 14, nil, nil)
+	checkClient(t, res, grading.OutcomePassed, 14, nil, nil)
 }
 
 // A client that stops its bridge (kill -STOP $PPID) is caught too: the

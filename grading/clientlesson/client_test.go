@@ -56,7 +56,7 @@ func checkClient(t *testing.T, res *grading.Result, outcome grading.OutcomeKind,
 func TestReferenceClientGetsFullMarks(t *testing.T) {
 	t.Parallel()
 	res := gradeClient(t, proc.Command{Path: bin(t, "lab"), Args: []string{"client"}})
-	checkClient(t, res, grading.OutcomeGraded, 14, nil, nil)
+	checkClient(t, res, grading.OutcomePassed, 14, nil, nil)
 }
 
 // TestKnownBadClients grades the test client with one mistake at a time:
@@ -72,7 +72,7 @@ func TestKnownBadClients(t *testing.T) {
 		failed  []string
 		skipped []string
 	}{
-		{"", grading.OutcomeGraded, nil, nil},
+		{"", grading.OutcomePassed, nil, nil},
 		{"split-lines", grading.OutcomeWrongAnswers, []string{"framing"}, []string{"truncation"}},
 		{"first-page", grading.OutcomeWrongAnswers, []string{"pagination"}, nil},
 		{"first-event", grading.OutcomeWrongAnswers, []string{"response-by-id"}, nil},

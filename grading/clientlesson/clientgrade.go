@@ -131,7 +131,7 @@ func classifyClient(runs []*clientRun, res *grading.Result) grading.Outcome {
 	}
 	failed := res.Failed()
 	if len(failed) == 0 {
-		return grading.Outcome{Kind: grading.OutcomeGraded, Detail: "Every check that could be judged passed."}
+		return grading.Outcome{Kind: grading.OutcomePassed, Detail: "Every check that could be judged passed."}
 	}
 	return grading.Outcome{Kind: grading.OutcomeWrongAnswers, Detail: fmt.Sprintf("%s failed: %s.", grading.CountOf(len(failed), "check", "checks"), strings.Join(failed, ", "))}
 }

@@ -116,7 +116,7 @@ func transcript(res *grading.Result, runs []*run) {
 func outcome(res *grading.Result, runs []*run) grading.Outcome {
 	failed := res.Failed()
 	if len(failed) == 0 {
-		return grading.Outcome{Kind: grading.OutcomeGraded, Detail: "every check passed"}
+		return grading.Outcome{Kind: grading.OutcomePassed, Detail: "every check passed"}
 	}
 	for _, r := range runs {
 		if r == nil {

@@ -12,7 +12,7 @@ import (
 // with the reason: the machine was slow, not the program.
 func TestTextReportSaysWhatWasConfirmed(t *testing.T) {
 	res := &grading.Result{Lesson: 1, Program: "server", Gradable: true, Score: 1, MaxScore: 1,
-		Outcome: grading.Outcome{Kind: grading.OutcomeGraded, Detail: "Every check passed."},
+		Outcome: grading.Outcome{Kind: grading.OutcomePassed, Detail: "Every check passed."},
 		Checks: []grading.CheckResult{{ID: "lifecycle.exit-on-eof", Title: "exits", Status: grading.StatusPass, Points: 1, MaxPoints: 1,
 			Message: "Passed when graded again with every deadline 4 times longer."}},
 		Confirmed: &grading.Confirmation{Scale: 4, Rerun: []string{"lifecycle.exit-on-eof"}, Cleared: []string{"lifecycle.exit-on-eof"}}}

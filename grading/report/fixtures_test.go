@@ -28,7 +28,7 @@ func passing() *grading.Result {
 		Gradable: true,
 		Score:    10,
 		MaxScore: 10,
-		Outcome:  grading.Outcome{Kind: grading.OutcomeGraded, Detail: "every check passed"},
+		Outcome:  grading.Outcome{Kind: grading.OutcomePassed, Detail: "every check passed"},
 		Checks:   checks(),
 		Transcript: []grading.Event{
 			{Scenario: "chunks", AtMS: 0, Kind: event.Stderr, Text: "log: ready"},

@@ -13,7 +13,7 @@ import (
 func outcomeMeaning(r *grading.Result) string {
 	program := programOf(r)
 	switch r.Outcome.Kind {
-	case grading.OutcomeGraded:
+	case grading.OutcomePassed:
 		return "every check passed"
 	case grading.OutcomeWrongAnswers:
 		return "some answers were wrong or missing"
@@ -63,7 +63,7 @@ func checksFailed(n int) string {
 // what the outcome means.
 func outcomeDetailAdds(r *grading.Result) bool {
 	switch {
-	case r.Outcome.Detail == "", r.Outcome.Kind == grading.OutcomeGraded, r.Outcome.Kind == grading.OutcomeWrongAnswers:
+	case r.Outcome.Detail == "", r.Outcome.Kind == grading.OutcomePassed, r.Outcome.Kind == grading.OutcomeWrongAnswers:
 		return false
 	}
 	return !strings.EqualFold(strings.TrimSuffix(strings.TrimSpace(r.Outcome.Detail), "."), outcomeMeaning(r))

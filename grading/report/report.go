@@ -286,7 +286,7 @@ func summaryLine(r *grading.Result) string {
 		return fmt.Sprintf("Lesson %d could not be graded (%s): %s", r.Lesson, r.Outcome.Kind, oneLine(problemLines(r)[0], " "))
 	}
 	s := fmt.Sprintf("Lesson %d: %d/%d points. %s.", r.Lesson, r.Score, r.MaxScore, count(r))
-	if r.Outcome.Kind != grading.OutcomeGraded && r.Outcome.Detail != "" {
+	if r.Outcome.Kind != grading.OutcomePassed && r.Outcome.Detail != "" {
 		s += fmt.Sprintf(" Outcome %s: %s", r.Outcome.Kind, oneLine(r.Outcome.Detail, " "))
 	}
 	return s

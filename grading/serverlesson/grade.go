@@ -315,7 +315,7 @@ func classify(evs []*evidence, res *grading.Result, ids served) grading.Outcome 
 	}
 	failed := res.Failed()
 	if len(failed) == 0 {
-		return grading.Outcome{Kind: grading.OutcomeGraded, Detail: "Every check passed."}
+		return grading.Outcome{Kind: grading.OutcomePassed, Detail: "Every check passed."}
 	}
 	for _, id := range failed {
 		if id == ids.messagesOnly {

@@ -98,7 +98,7 @@ func check(t *testing.T, res *grading.Result, want wantGrade) {
 func TestReferenceGetsFullMarks(t *testing.T) {
 	t.Parallel()
 	res := grade(t, proc.Command{Path: bin(t, "lab"), Args: []string{"serve", "reader"}}, grading.Options{})
-	check(t, res, wantGrade{outcome: grading.OutcomeGraded, score: 21})
+	check(t, res, wantGrade{outcome: grading.OutcomePassed, score: 21})
 }
 
 // TestKnownBadServers grades the student server with one mistake each: the
@@ -107,7 +107,7 @@ func TestKnownBadServers(t *testing.T) {
 	t.Parallel()
 	beyondSeed := []string{"ids.string-or-integer", "methods.wait-params"}
 	tests := map[string]wantGrade{
-		"": {grading.OutcomeGraded, nil, 21, nil},
+		"": {grading.OutcomePassed, nil, 21, nil},
 		// One fault, one check: the lines it loses in 01-schedule are
 		// charged to the framing checks alone (the split ping to
 		// split-message, the ping after it to many-per-chunk), and the
@@ -141,7 +141,7 @@ func TestKnownBadServers(t *testing.T) {
 		"seed-choices": {grading.OutcomeWrongAnswers, beyondSeed, 19, nil},
 		// Its mistake shows only when a character is cut across writes,
 		// which the lesson's scenarios never do; TestSweep catches it.
-		"utf8-per-chunk": {grading.OutcomeGraded, nil, 21, nil},
+		"utf8-per-chunk": {grading.OutcomePassed, nil, 21, nil},
 	}
 	for mistake, want := range tests {
 		t.Run("mistake="+mistake, func(t *testing.T) {
@@ -259,7 +259,7 @@ func TestCannotStart(t *testing.T) {
 func TestSweep(t *testing.T) {
 	t.Parallel()
 	res := grade(t, proc.Command{Path: bin(t, "lab"), Args: []string{"serve", "reader"}}, grading.Options{Sweep: 8, Seed: 42})
-	check(t, res, wantGrade{outcome: grading.OutcomeGraded, score: 21})
+	check(t, res, wantGrade{outcome: grading.OutcomePassed, score: 21})
 	if res.Seed == nil || *res.Seed != 42 {
 		t.Errorf("seed %v, want 42", res.Seed)
 	}
