@@ -25,9 +25,10 @@ type Options struct {
 	// TimeScale multiplies every deadline; 0 means 1.
 	TimeScale float64
 	// Sweep replays the lesson's messages this many more times, cut at
-	// seeded random places; Seed seeds the cuts.
+	// random places; Cuts is the number that picks them (lab grade --cuts): the
+	// same number cuts the input the same way again.
 	Sweep int
-	Seed  int64
+	Cuts  int64
 	// MaxOutput caps each output stream of each run, in bytes; 0 means 8 MiB.
 	MaxOutput int64
 	// OnEvent, when set, sees every event as it happens.

@@ -104,8 +104,9 @@ type Result struct {
 	// Orders are the orders of answers the scenarios assert ("2 before 1"),
 	// whatever the verdict, so that a report can mark them on the timeline.
 	Orders []AssertedOrder `json:"orders,omitempty"`
-	// Seed is the seed of the chunk sweep, when one ran.
-	Seed *int64 `json:"cuts,omitempty"`
+	// Cuts is the number that picked the chunk sweep's cuts, when one ran
+	// (lab grade --cuts gives it back).
+	Cuts *int64 `json:"cuts,omitempty"`
 	// Flaky is set when a timed-out run was rerun and the two runs disagreed.
 	Flaky bool `json:"flaky,omitempty"`
 	// Confirmed, when set, says that failures resting on deadlines were

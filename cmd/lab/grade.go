@@ -62,7 +62,7 @@ func gradeCmd(ctx context.Context, e *env, args []string) (int, error) {
 		Student:   proc.Command{Path: command[0], Args: command[1:], EndGroup: true},
 		TimeScale: *scale,
 		Sweep:     *sweep,
-		Seed:      *seed,
+		Cuts:      *seed,
 	}
 	if *lessonDir != "" {
 		opts.LessonDir = dirFS(*lessonDir)

@@ -125,5 +125,5 @@ func gradedWith(exe string, lesson int, scale float64, sweep int, seed int64) (c
 	if _, err := io.Copy(h, f); err != nil {
 		return class.GradedWith{}, fmt.Errorf("reading the lab binary: %w", err)
 	}
-	return class.GradedWith{LabVersion: version, LabHash: hex.EncodeToString(h.Sum(nil)), Lesson: lesson, TimeScale: scale, Sweep: sweep, Seed: seed}, nil
+	return class.GradedWith{LabVersion: version, LabHash: hex.EncodeToString(h.Sum(nil)), Lesson: lesson, TimeScale: scale, Sweep: sweep, Cuts: seed}, nil
 }

@@ -114,7 +114,7 @@ func (r *classRun) settle() (int, error) {
 	}
 	if c.sweep > 0 && c.cuts == 0 {
 		c.cuts = randomSeed()
-		r.with.Seed = c.cuts
+		r.with.Cuts = c.cuts
 		fmt.Fprintf(r.e.stderr, "lab grade-class: sweep cuts %d (pass --cuts %d to cut the input the same way again)\n", c.cuts, c.cuts)
 	}
 	return exitOK, nil
@@ -194,7 +194,7 @@ func (r *classRun) options(sb sandbox.Sandbox) class.Options {
 		TimeScale:    c.scale,
 		Reference:    reference,
 		Sweep:        c.sweep,
-		Seed:         c.cuts,
+		Cuts:         c.cuts,
 		BuildTimeout: c.buildTimeout,
 		Exclude:      []string{c.out},
 		Shard:        c.shard,

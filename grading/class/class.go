@@ -62,9 +62,9 @@ type Options struct {
 	// Kinds are the lesson kinds the lesson's subject is looked up in
 	// (required; the lab's own are internal/kinds.Builtin's).
 	Kinds *grading.Kinds
-	// Sweep and Seed ask for the chunk sweep (see grading.Options).
+	// Sweep and Cuts ask for the chunk sweep (see grading.Options).
 	Sweep int
-	Seed  int64
+	Cuts  int64
 	// MaxOutput caps each output stream of each run, in bytes; 0 means
 	// 256 KiB, a hundred times what a lesson's server writes.
 	MaxOutput int64
@@ -545,7 +545,7 @@ func (g *grader) build(ctx context.Context, spec sandbox.Spec) *grading.Result {
 func (g *grader) gradeOptions(starter proc.Starter) grading.Options {
 	return grading.Options{
 		Lesson: g.lesson.Manifest().Number, LessonDir: g.opts.LessonDir, Student: starter,
-		TimeScale: g.scale, Sweep: g.opts.Sweep, Seed: g.opts.Seed, MaxOutput: g.maxOutput(),
+		TimeScale: g.scale, Sweep: g.opts.Sweep, Cuts: g.opts.Cuts, MaxOutput: g.maxOutput(),
 		Relay: g.opts.relay(),
 	}
 }

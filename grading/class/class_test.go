@@ -188,13 +188,13 @@ func TestUngradable(t *testing.T) {
 func TestSweep(t *testing.T) {
 	t.Parallel()
 	subs := classOf(t, copyOf(t, "py-good"))
-	c, err := class.Grade(context.Background(), subs, class.Options{Kinds: kinds.Builtin(), Sandbox: processSandbox(t), TimeScale: 2, Sweep: 4, Seed: 7})
+	c, err := class.Grade(context.Background(), subs, class.Options{Kinds: kinds.Builtin(), Sandbox: processSandbox(t), TimeScale: 2, Sweep: 4, Cuts: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := c.Students[0].Result
-	if r.Score != r.MaxScore || r.Seed == nil || *r.Seed != 7 {
-		t.Errorf("score %d/%d, seed %v: want a pass with seed 7 (%s)", r.Score, r.MaxScore, r.Seed, r.Outcome.Detail)
+	if r.Score != r.MaxScore || r.Cuts == nil || *r.Cuts != 7 {
+		t.Errorf("score %d/%d, seed %v: want a pass with seed 7 (%s)", r.Score, r.MaxScore, r.Cuts, r.Outcome.Detail)
 	}
 	sweeps := map[string]bool{}
 	for _, ev := range r.Transcript {

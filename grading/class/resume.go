@@ -39,7 +39,7 @@ type GradedWith struct {
 	Lesson     int     `json:"lesson"`
 	TimeScale  float64 `json:"time_scale"`
 	Sweep      int     `json:"sweep"`
-	Seed       int64   `json:"cuts"`
+	Cuts       int64   `json:"cuts"`
 }
 
 // studentRecord is a student's record as signed: Key names the record key
@@ -462,8 +462,8 @@ func otherThan(was, now GradedWith) string {
 		return fmt.Sprintf("it was graded against lesson %d, not lesson %d", was.Lesson, now.Lesson)
 	case was.LabVersion != now.LabVersion || was.LabHash != now.LabHash:
 		return fmt.Sprintf("it was graded by another lab (version %s), not this one (version %s)", was.LabVersion, now.LabVersion)
-	case was.Sweep != now.Sweep || was.Seed != now.Seed:
-		return fmt.Sprintf("it was graded with --sweep %d --cuts %d, not --sweep %d --cuts %d", was.Sweep, was.Seed, now.Sweep, now.Seed)
+	case was.Sweep != now.Sweep || was.Cuts != now.Cuts:
+		return fmt.Sprintf("it was graded with --sweep %d --cuts %d, not --sweep %d --cuts %d", was.Sweep, was.Cuts, now.Sweep, now.Cuts)
 	case was.TimeScale <= 0:
 		return "the earlier run did not record the scale of its deadlines"
 	}

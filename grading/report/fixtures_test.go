@@ -43,7 +43,7 @@ func passing() *grading.Result {
 			{Scenario: "bad-lines", AtMS: 3, Kind: event.Close},
 			{Scenario: "bad-lines", AtMS: 4, Kind: event.Exit, Text: "status 0"},
 		},
-		Seed:       &seed,
+		Cuts:       &seed,
 		Submission: &grading.Submission{Name: "alice", Commit: "0123456789abcdef0123456789abcdef01234567"},
 		DurationMS: 1234,
 	}
@@ -84,7 +84,7 @@ func failing() *grading.Result {
 			{Scenario: "bad-lines", AtMS: 7, Kind: event.Note, Text: "no answer to id 2 within 2s; said \"hi\"; #tag"},
 			{Scenario: "bad-lines", AtMS: 2007, Kind: event.Exit, Text: "status 0"},
 		},
-		Seed:       &seed,
+		Cuts:       &seed,
 		Flaky:      true,
 		DurationMS: 2050,
 	}

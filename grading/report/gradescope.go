@@ -58,8 +58,8 @@ func writeGradescope(w io.Writer, r *grading.Result) error {
 			head.WriteString("  " + oneLine(l, "\n  ") + "\n")
 		}
 	}
-	if r.Seed != nil {
-		fmt.Fprintf(&head, "Chunk sweep cuts: %d\n", *r.Seed)
+	if r.Cuts != nil {
+		fmt.Fprintf(&head, "Chunk sweep cuts: %d\n", *r.Cuts)
 	}
 	if r.Flaky {
 		head.WriteString("Flaky: the run timed out, was run again, and the two runs disagreed.\n")

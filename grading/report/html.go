@@ -44,7 +44,7 @@ type htmlPage struct {
 	Gradable   bool
 	Problem    []string
 	Flaky      bool
-	Seed       string
+	Cuts       string
 	Submission string
 	Checks     []htmlCheck
 	NotPassed  []htmlCheck
@@ -77,8 +77,8 @@ func gradePage(r *grading.Result) *htmlPage {
 		p.Outcome = outcomeLine(r)
 		p.Problem = problemLines(r)
 	}
-	if r.Seed != nil {
-		p.Seed = fmt.Sprint(*r.Seed)
+	if r.Cuts != nil {
+		p.Cuts = fmt.Sprint(*r.Cuts)
 	}
 	p.Submission = submissionLine(r.Submission, asIs)
 	for i, c := range r.Checks {
@@ -148,7 +148,7 @@ const gradeBlocks = `{{define "skip"}}<a class="skiplink" href="#checks">Skip to
 {{range .Problem}}<p class="banner">Could not grade: {{.}}</p>{{end}}
 {{if not .Gradable}}<p>This is not a fail: the grader could not judge the answers at all.</p>{{end}}
 {{if .Flaky}}<p class="banner"><strong>Flaky:</strong> the run timed out, was run again, and the two runs disagreed.</p>{{end}}
-{{if .Seed}}<p class="summary">Chunk sweep: the input was cut at random places, number {{.Seed}} (pass --cuts {{.Seed}} to cut it the same way again).</p>{{end}}
+{{if .Cuts}}<p class="summary">Chunk sweep: the input was cut at random places, number {{.Cuts}} (pass --cuts {{.Cuts}} to cut it the same way again).</p>{{end}}
 {{if .Submission}}<p class="summary">Graded: {{.Submission}}.</p>{{end}}{{end}}
 {{define "checks"}}<section id="checks" aria-labelledby="checks-h">
 <h2 id="checks-h">Checks</h2>

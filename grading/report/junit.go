@@ -94,8 +94,8 @@ func writeJUnit(w io.Writer, r *grading.Result) error {
 	if r.Outcome.Detail != "" {
 		suite.Properties = append(suite.Properties, junitProperty{Name: "outcome_detail", Value: clip(r.Outcome.Detail, junitMessageMax)})
 	}
-	if r.Seed != nil {
-		suite.Properties = append(suite.Properties, junitProperty{Name: "sweep-cuts", Value: strconv.FormatInt(*r.Seed, 10)})
+	if r.Cuts != nil {
+		suite.Properties = append(suite.Properties, junitProperty{Name: "sweep-cuts", Value: strconv.FormatInt(*r.Cuts, 10)})
 	}
 	if r.Flaky {
 		suite.Properties = append(suite.Properties, junitProperty{Name: "flaky", Value: "true"})

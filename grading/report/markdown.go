@@ -71,8 +71,8 @@ func mdHeader(b *strings.Builder, r *grading.Result, t verdictCounts) {
 		}
 		b.WriteString("This is not a fail: the grader could not judge the server's answers at all.\n\n")
 	}
-	if r.Seed != nil {
-		fmt.Fprintf(b, "Chunk sweep cuts: %d.\n\n", *r.Seed)
+	if r.Cuts != nil {
+		fmt.Fprintf(b, "Chunk sweep cuts: %d.\n\n", *r.Cuts)
 	}
 	if r.Flaky {
 		b.WriteString("**Flaky:** the run timed out, was run again, and the two runs disagreed.\n\n")

@@ -56,9 +56,9 @@ func sanitized(r *grading.Result) *grading.Result {
 	// Bounded before it is cleaned (so a huge transcript is never copied
 	// whole), and again after (escapes make text longer).
 	c.Transcript = timeline.Clean(r.Transcript, grading.BoundTranscript)
-	if r.Seed != nil {
-		seed := *r.Seed
-		c.Seed = &seed
+	if r.Cuts != nil {
+		seed := *r.Cuts
+		c.Cuts = &seed
 	}
 	if r.Submission != nil {
 		c.Submission = &grading.Submission{

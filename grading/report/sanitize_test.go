@@ -37,7 +37,7 @@ func TestSanitizedCopiesEveryString(t *testing.T) {
 		Outcome:    grading.Outcome{Kind: "\x1b", Detail: "\x1b"},
 		Checks:     []grading.CheckResult{{ID: "\x1b", Title: "\x1b", Status: "\x1b", Message: "\x1b", Expected: "\x1b", Actual: "\x1b", Rule: "\x1b", Fix: "\x1b"}},
 		Transcript: []grading.Event{{Scenario: "\x1b", Kind: "\x1b", Text: "\x1b"}},
-		Seed:       &seed,
+		Cuts:       &seed,
 		Submission: &grading.Submission{Name: "\x1b", Commit: "\x1b", Hash: "\x1b"},
 	}
 	s := sanitized(r)
@@ -48,7 +48,7 @@ func TestSanitizedCopiesEveryString(t *testing.T) {
 	if strings.Contains(string(out), `\u001b`) {
 		t.Errorf("a string was not cleaned: %s", out)
 	}
-	if r.Checks[0].ID != "\x1b" || r.Transcript[0].Text != "\x1b" || r.Submission.Name != "\x1b" || s.Seed == r.Seed {
+	if r.Checks[0].ID != "\x1b" || r.Transcript[0].Text != "\x1b" || r.Submission.Name != "\x1b" || s.Cuts == r.Cuts {
 		t.Error("sanitized changed or shared its input")
 	}
 }

@@ -90,8 +90,8 @@ func writeText(w io.Writer, r *grading.Result, color bool) error {
 	default:
 		ew.printf("%s\n", paint(ansiGreen, summary))
 	}
-	if r.Seed != nil {
-		ew.printf("Chunk sweep cuts: %d (the same number cuts the input the same way again, with --cuts).\n", *r.Seed)
+	if r.Cuts != nil {
+		ew.printf("Chunk sweep cuts: %d (the same number cuts the input the same way again, with --cuts).\n", *r.Cuts)
 	}
 	if r.Flaky {
 		ew.printf("%s\n", paint(ansiYellow, "Flaky: the run timed out, was run again, and the two runs disagreed."))

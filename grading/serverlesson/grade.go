@@ -147,18 +147,18 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 	scenarios := append([]*scenario.Scenario(nil), lesson.Scenarios...)
 	var seed *int64
 	if opts.Sweep > 0 {
-		sweeps, err := sweepScenarios(lesson.Scenarios, opts.Sweep, opts.Seed)
+		sweeps, err := sweepScenarios(lesson.Scenarios, opts.Sweep, opts.Cuts)
 		if err != nil {
 			return nil, err
 		}
 		scenarios = append(scenarios, sweeps...)
-		s := opts.Seed
+		s := opts.Cuts
 		seed = &s
 	}
 
 	perScenario, perGrade := judges(lesson.Checks())
 	ids := servedBy(lesson.Checks())
-	res := &grading.Result{Lesson: lesson.Manifest().Number, Gradable: true, Seed: seed}
+	res := &grading.Result{Lesson: lesson.Manifest().Number, Gradable: true, Cuts: seed}
 	var runs []*evidence
 	probeOpts := stdioprobe.Options{TimeScale: opts.TimeScale, MaxOutput: opts.MaxOutput}
 	if opts.OnEvent != nil {

@@ -258,12 +258,12 @@ func TestCannotStart(t *testing.T) {
 // in a sweep named with its seed, so the failure can be replayed.
 func TestSweep(t *testing.T) {
 	t.Parallel()
-	res := grade(t, proc.Command{Path: bin(t, "lab"), Args: []string{"serve", "reader"}}, grading.Options{Sweep: 8, Seed: 42})
+	res := grade(t, proc.Command{Path: bin(t, "lab"), Args: []string{"serve", "reader"}}, grading.Options{Sweep: 8, Cuts: 42})
 	check(t, res, wantGrade{outcome: grading.OutcomePassed, score: 21})
-	if res.Seed == nil || *res.Seed != 42 {
-		t.Errorf("seed %v, want 42", res.Seed)
+	if res.Cuts == nil || *res.Cuts != 42 {
+		t.Errorf("seed %v, want 42", res.Cuts)
 	}
-	bad := grade(t, proc.Command{Path: bin(t, "student"), Args: []string{"-mistake", "utf8-per-chunk"}}, grading.Options{Sweep: 4, Seed: 42})
+	bad := grade(t, proc.Command{Path: bin(t, "student"), Args: []string{"-mistake", "utf8-per-chunk"}}, grading.Options{Sweep: 4, Cuts: 42})
 	// One fault, one check: the answer with the mangled id is the answer
 	// the cut line got, charged to framing.split-message alone.
 	check(t, bad, wantGrade{grading.OutcomeWrongAnswers, []string{"framing.split-message"}, 19, nil})
@@ -277,7 +277,7 @@ func TestSweep(t *testing.T) {
 func TestSweepIsReproducible(t *testing.T) {
 	t.Parallel()
 	sends := func() []string {
-		res := grade(t, proc.Command{Path: bin(t, "lab"), Args: []string{"serve", "reader"}}, grading.Options{Sweep: 3, Seed: 7})
+		res := grade(t, proc.Command{Path: bin(t, "lab"), Args: []string{"serve", "reader"}}, grading.Options{Sweep: 3, Cuts: 7})
 		var out []string
 		for _, ev := range res.Transcript {
 			if ev.Kind == event.Send && strings.HasPrefix(ev.Scenario, "sweep-3") {

@@ -58,7 +58,7 @@ func TestFinishedStartersAnswerOddInputs(t *testing.T) {
 				}()
 			}
 			wg.Wait()
-			res, err := kinds.Grade(context.Background(), grading.Options{Student: start, Sweep: 4, Seed: 1})
+			res, err := kinds.Grade(context.Background(), grading.Options{Student: start, Sweep: 4, Cuts: 1})
 			if err != nil {
 				t.Fatalf("grading: %v", err)
 			}
