@@ -208,7 +208,7 @@ func (l *Launch) rigServers(sc *clientscenario.Scenario, lesson fs.FS, scale flo
 			return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 		}
 		tools[s.Alias] = ref.Tools
-		rs := rig.Server{Alias: s.Alias, Down: s.Down, Hold: s.Hold, Break: s.Break, Timeout: Scaled(s.Timeout, scale)}
+		rs := rig.Server{Alias: s.Alias, Down: s.Down, Hold: s.Hold, Cut: s.Cut, Timeout: Scaled(s.Timeout, scale)}
 		switch s.Transport {
 		case "http":
 			if ref.HTTP == nil {

@@ -33,11 +33,11 @@ import (
 //
 // A servers line is an alias, a transport (stdio or http), a server of
 // `lab serve` and options: timeout=DURATION (the timeoutMs the client is
-// given), down (listed, but nothing answers there), hang=HOOK (the
+// given), down (listed, but nothing answers there), hold=HOOK (the
 // requests HOOK picks are never answered), cut=HOOK (the answer to them
-// breaks off before its response). A HOOK is a tool's name (hang=search:
+// breaks off before its response). A HOOK is a tool's name (hold=search:
 // its calls) or METHOD:NAME for another request that names something
-// (hang=resources/read:notes://retry, cut=prompts/get:summary), or a METHOD
+// (hold=resources/read:notes://retry, cut=prompts/get:summary), or a METHOD
 // alone for every request of it (see rig.ParseHook).
 //
 // An expect line is the command's number (from 1), a check id, and one of:
@@ -75,9 +75,9 @@ type Server struct {
 	Alias, Transport, Server string
 	Timeout                  time.Duration
 	Down                     bool
-	// Hold and Break are the requests the rig holds, and whose answer it
-	// breaks off (hang=HOOK, cut=HOOK; see rig.ParseHook).
-	Hold, Break rig.Hook
+	// Hold and Cut are the requests the rig holds, and whose answer it
+	// breaks off (hold=HOOK, cut=HOOK; see rig.ParseHook).
+	Hold, Cut rig.Hook
 }
 
 // Expectation is one line of a client scenario's expect file.
@@ -206,18 +206,20 @@ func parseServers(data []byte) ([]Server, error) {
 					return nil, fmt.Errorf("line %d: timeout %q is not a duration", i+1, v)
 				}
 				s.Timeout = d
-			case (k == "hang" || k == "cut") && v != "":
+			case (k == "hold" || k == "hang" || k == "cut") && v != "":
+				// hold= is hold='s former spelling, still read in folders
+				// written before.
 				h, err := rig.ParseHook(v)
 				if err != nil {
 					return nil, fmt.Errorf("line %d: %s: %w", i+1, o, err)
 				}
-				if k == "hang" {
-					s.Hold = h
+				if k == "cut" {
+					s.Cut = h
 				} else {
-					s.Break = h
+					s.Hold = h
 				}
 			default:
-				return nil, fmt.Errorf("line %d: unknown option %q (want timeout=D, down, hang=TOOL, cut=TOOL)", i+1, o)
+				return nil, fmt.Errorf("line %d: unknown option %q (want timeout=D, down, hold=TOOL, cut=TOOL)", i+1, o)
 			}
 		}
 		out = append(out, s)

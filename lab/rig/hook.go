@@ -13,7 +13,7 @@ import (
 // call (tools/call, params.name), a resource's read (resources/read,
 // params.uri), a prompt's get (prompts/get, params.name). The rig plays a
 // server badly on the requests a hook picks (see Server.Hold and
-// Server.Break). The zero Hook picks nothing.
+// Server.Cut). The zero Hook picks nothing.
 type Hook struct {
 	// Method is the request's method.
 	Method string
@@ -22,10 +22,10 @@ type Hook struct {
 	Name string
 }
 
-// CallOf is the hook of the calls of one tool: lesson 3's hang=search.
+// CallOf is the hook of the calls of one tool: lesson 3's hold=search.
 func CallOf(tool string) Hook { return Hook{Method: mcp.MethodToolsCall, Name: tool} }
 
-// ParseHook reads a hook as a scenario writes it (hang=..., cut=...):
+// ParseHook reads a hook as a scenario writes it (hold=..., cut=...):
 //
 //	search                          a tools/call of the tool search
 //	resources/read:notes://retry    a resources/read of that uri

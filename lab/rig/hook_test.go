@@ -114,11 +114,11 @@ func TestStdioHoldsResourceRead(t *testing.T) {
 	})
 }
 
-// An HTTP server's Break hook breaks off the answer to a prompts/get of
+// An HTTP server's Cut hook breaks off the answer to a prompts/get of
 // its prompt and no other request.
 func TestHTTPBreaksPromptGet(t *testing.T) {
 	evs := newEventLog()
-	r, err := Start(context.Background(), []Server{{Alias: "p", HTTP: echoHandler{}, Break: Hook{"prompts/get", "summary"}}}, Options{Dir: shortDir(t), OnEvent: evs.record})
+	r, err := Start(context.Background(), []Server{{Alias: "p", HTTP: echoHandler{}, Cut: Hook{"prompts/get", "summary"}}}, Options{Dir: shortDir(t), OnEvent: evs.record})
 	if err != nil {
 		t.Fatal(err)
 	}

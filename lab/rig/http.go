@@ -50,7 +50,7 @@ func (r *Rig) httpHandler(s Server) http.Handler {
 			// Never an answer, not even an empty one as the rig closes.
 			panic(http.ErrAbortHandler)
 		}
-		tw := &tapWriter{w: w, rig: r, alias: s.Alias, conn: n, cut: s.Break.Picks(body)}
+		tw := &tapWriter{w: w, rig: r, alias: s.Alias, conn: n, cut: s.Cut.Picks(body)}
 		defer r.record(event.Record{Server: s.Alias, Conn: n, Kind: event.Exit})
 		defer tw.finish()
 		s.HTTP.ServeHTTP(tw, req)

@@ -177,7 +177,7 @@ func TestHTTPCut(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			evs := newEventLog()
-			r, err := Start(context.Background(), []Server{{Alias: "tickets", HTTP: ticketsHandler(t), Break: CallOf("search")}}, Options{Dir: shortDir(t), OnEvent: evs.record})
+			r, err := Start(context.Background(), []Server{{Alias: "tickets", HTTP: ticketsHandler(t), Cut: CallOf("search")}}, Options{Dir: shortDir(t), OnEvent: evs.record})
 			if err != nil {
 				t.Fatal(err)
 			}

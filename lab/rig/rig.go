@@ -46,9 +46,9 @@ type Server struct {
 	// Hold picks the requests the rig holds and never answers: the calls
 	// of a tool, the reads of a resource (see Hook).
 	Hold Hook
-	// Break picks the requests whose answer the rig breaks off: the
+	// Cut picks the requests whose answer the rig breaks off: the
 	// connection closes after the answer's headers, before any message.
-	Break Hook
+	Cut Hook
 	// Timeout is the server's timeoutMs in the configuration; 0 leaves
 	// it out.
 	Timeout time.Duration
