@@ -24,7 +24,12 @@ func TestEveryServerAnswers(t *testing.T) {
 	}
 	named := map[string]*lessons.Manifest{}
 	for _, m := range all {
-		named[m.Server] = m
+		// The first lesson that names a server is the one it was written
+		// for (lesson 2's help desk, with its data); a later lesson may
+		// serve it another way (lesson 4, over HTTP) and hold no data.
+		if named[m.Server] == nil {
+			named[m.Server] = m
+		}
 	}
 	for _, s := range All() {
 		t.Run(s.Name, func(t *testing.T) {
