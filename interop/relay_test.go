@@ -71,6 +71,9 @@ type record struct {
 	Unterminated bool `json:"unterminated,omitempty"`
 	// Exit is the server's exit status, on the exit record.
 	Exit string `json:"exit,omitempty"`
+	// At is when the relay saw the line, in Unix nanoseconds: it orders
+	// records across the relays a client started one after another.
+	At int64 `json:"at"`
 }
 
 // relayMain runs the relay: relayMain(dir, stray, "--", server...). Its exit
@@ -151,6 +154,7 @@ type recorder struct {
 }
 
 func (r *recorder) add(rec record) {
+	rec.At = time.Now().UnixNano()
 	b, err := json.Marshal(rec)
 	if err != nil {
 		return

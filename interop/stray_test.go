@@ -2,6 +2,7 @@ package interop_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -63,6 +64,17 @@ func TestStrayOutput(t *testing.T) {
 				t.Run(row.label+" to "+c.label(), func(t *testing.T) {
 					t.Parallel()
 					r, trs := connectThroughRelay(t, c, row.bytes, server)
+					// A client that gave up its probe before the answer
+					// reached it fell back because the machine was slow,
+					// whatever the stray bytes: play the cell again, a
+					// bounded number of times.
+					for try := 1; probeAnsweredLate(r, trs) && try < lateProbeTries; try++ {
+						t.Logf("try %d: the answer to server/discover reached the client after it had fallen back (a slow start, not the stray bytes); playing the cell again\n%s", try, describeTranscripts(trs))
+						r, trs = connectThroughRelay(t, c, row.bytes, server)
+					}
+					if probeAnsweredLate(r, trs) {
+						t.Fatalf("in each of %d tries the answer to server/discover reached the client only after it had fallen back to initialize: the helpdesk started too slowly for the client's probe timeout, so this cell shows the machine's load, not the stray bytes\n%s", lateProbeTries, describeTranscripts(trs))
+					}
 					outcome, err := strayOutcome(r, trs)
 					if err != nil {
 						t.Fatalf("%v\n%s", err, describeTranscripts(trs))
@@ -142,6 +154,45 @@ func strayOutcome(r clientRun, trs []transcript) (string, error) {
 		outcome += ", reports the line"
 	}
 	return outcome, nil
+}
+
+// lateProbeTries bounds how often a cell is played when the client gave up
+// its probe before the answer came.
+const lateProbeTries = 5
+
+// probeAnsweredLate reports whether the client fell back to initialize
+// before the server's answer to its server/discover probe was on its way:
+// the relay recorded no answer to the probe, or recorded it only after the
+// client had sent initialize. The relay records a line before passing it
+// on, so an answer recorded after initialize cannot have been read before
+// it. A probe answer the stray bytes spoiled on the way (no newline before
+// it) was recorded intact in time, and is not late.
+func probeAnsweredLate(r clientRun, trs []transcript) bool {
+	if !r.connected {
+		return false
+	}
+	var probeID string
+	var initAt, answerAt int64
+	for _, tr := range trs {
+		for _, rec := range tr.records {
+			var m wireMessage
+			if json.Unmarshal([]byte(rec.Line), &m) != nil {
+				continue
+			}
+			switch {
+			case rec.Dir == "c2s" && m.Method == "server/discover" && probeID == "":
+				probeID = string(m.ID)
+			case rec.Dir == "c2s" && m.Method == "initialize" && initAt == 0:
+				initAt = rec.At
+			case rec.Dir == "s2c" && probeID != "" && string(m.ID) == probeID && m.Method == "" && answerAt == 0:
+				answerAt = rec.At
+			}
+		}
+	}
+	if probeID == "" || initAt == 0 {
+		return false // no probe, or no fallback
+	}
+	return answerAt == 0 || answerAt > initAt
 }
 
 // strayTable renders observations as the markdown table the READMEs carry.
