@@ -429,7 +429,7 @@ func TestClientsOnBothPaths(t *testing.T) {
 			if c.skip != "" {
 				t.Skip(c.skip)
 			}
-			r, trs := connectThroughRelay(t, c, "", server)
+			r, trs := connectInTime(t, c, "", server)
 			if err := checkRun(r, os.Getenv(helpdeskEnv) == ""); err != nil {
 				t.Fatalf("%s: %v\n%s", c.label(), err, describeTranscripts(trs))
 			}

@@ -63,18 +63,7 @@ func TestStrayOutput(t *testing.T) {
 			for _, c := range clients {
 				t.Run(row.label+" to "+c.label(), func(t *testing.T) {
 					t.Parallel()
-					r, trs := connectThroughRelay(t, c, row.bytes, server)
-					// A client that gave up its probe before the answer
-					// reached it fell back because the machine was slow,
-					// whatever the stray bytes: play the cell again, a
-					// bounded number of times.
-					for try := 1; probeAnsweredLate(r, trs) && try < lateProbeTries; try++ {
-						t.Logf("try %d: the answer to server/discover reached the client after it had fallen back (a slow start, not the stray bytes); playing the cell again\n%s", try, describeTranscripts(trs))
-						r, trs = connectThroughRelay(t, c, row.bytes, server)
-					}
-					if probeAnsweredLate(r, trs) {
-						t.Fatalf("in each of %d tries the answer to server/discover reached the client only after it had fallen back to initialize: the helpdesk started too slowly for the client's probe timeout, so this cell shows the machine's load, not the stray bytes\n%s", lateProbeTries, describeTranscripts(trs))
-					}
+					r, trs := connectInTime(t, c, row.bytes, server)
 					outcome, err := strayOutcome(r, trs)
 					if err != nil {
 						t.Fatalf("%v\n%s", err, describeTranscripts(trs))
@@ -154,6 +143,24 @@ func strayOutcome(r clientRun, trs []transcript) (string, error) {
 		outcome += ", reports the line"
 	}
 	return outcome, nil
+}
+
+// connectInTime is connectThroughRelay, played again while the client gave
+// up its probe before the answer reached it: such a client fell back because
+// the machine was slow, whatever the stray bytes or the path it takes. It
+// stops after lateProbeTries plays, and fails the test if the last was
+// late as well.
+func connectInTime(t *testing.T, c interopClient, stray string, server []string) (clientRun, []transcript) {
+	t.Helper()
+	r, trs := connectThroughRelay(t, c, stray, server)
+	for try := 1; probeAnsweredLate(r, trs); try++ {
+		if try == lateProbeTries {
+			t.Fatalf("in each of %d tries the answer to server/discover reached the client only after it had fallen back to initialize: the helpdesk started too slowly for the client's probe timeout, so this run shows the machine's load, not the client's behaviour\n%s", lateProbeTries, describeTranscripts(trs))
+		}
+		t.Logf("try %d: the answer to server/discover reached the client after it had fallen back (a slow start); playing it again\n%s", try, describeTranscripts(trs))
+		r, trs = connectThroughRelay(t, c, stray, server)
+	}
+	return r, trs
 }
 
 // lateProbeTries bounds how often a cell is played when the client gave up
