@@ -62,6 +62,7 @@ func checkVerdicts(t *testing.T, sb sandbox.Sandbox, jobs int) {
 	}
 	t.Logf("%s sandbox: reference graded in %v (designed %v): deadlines × %.2f; class graded in %v",
 		sb.Name(), c.Calibration.Measured, c.Calibration.Designed, c.TimeScale, c.Duration)
+	logSlowest(t, c.Students, 8)
 	if !slices.Equal(c.Ignored, []string{"EXPECTED.md"}) {
 		t.Errorf("ignored = %q, want only EXPECTED.md", c.Ignored)
 	}
@@ -87,6 +88,19 @@ func checkVerdicts(t *testing.T, sb sandbox.Sandbox, jobs int) {
 	if len(c.Students) != len(want) {
 		t.Errorf("%d students graded, EXPECTED.md lists %d", len(c.Students), len(want))
 	}
+}
+
+// logSlowest logs the n students that took longest to grade, with their
+// attempts and outcome: what a class's wall time goes on.
+func logSlowest(t *testing.T, students []*class.Student, n int) {
+	t.Helper()
+	s := slices.Clone(students)
+	slices.SortFunc(s, func(a, b *class.Student) int { return int(b.Result.DurationMS - a.Result.DurationMS) })
+	var b strings.Builder
+	for _, st := range s[:min(n, len(s))] {
+		fmt.Fprintf(&b, "\n  %s: %.1f s, %d attempt(s), %s", st.Name, float64(st.Result.DurationMS)/1000, st.Attempts, st.Result.Outcome.Kind)
+	}
+	t.Logf("the slowest to grade:%s", b.String())
 }
 
 // describe sums a student's result up for a test failure.
