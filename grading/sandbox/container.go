@@ -89,6 +89,10 @@ type Container struct {
 	// run labels every container of this sandbox, so Close can remove any
 	// that is left (a grader stopped while a container was starting).
 	run string
+	// grader labels every container with the process that made it, so a
+	// later sandbox removes those of a grader killed outright (see
+	// graderLabel).
+	grader string
 }
 
 // NewContainer connects to the Docker engine and checks that the image is
@@ -112,7 +116,9 @@ func NewContainer(ctx context.Context, image string) (*Container, error) {
 		cli.Close()
 		return nil, fmt.Errorf("the container sandbox's image %s is not on this machine (docker/runner-image.sh builds it): %w", image, err)
 	}
-	return &Container{Image: image, cli: cli, goroot: goRoot(), run: randomSuffix()}, nil
+	c := &Container{Image: image, cli: cli, goroot: goRoot(), run: randomSuffix(), grader: graderID()}
+	c.removeOrphans(ctx)
+	return c, nil
 }
 
 // Name returns "container".
@@ -179,17 +185,63 @@ func (silentLogger) Printf(string, ...any) {}
 // grader that has not read it yet.
 const streamBuffer = 1 << 20
 
-// apiWithin bounds every call to the engine that is not the run itself.
-const apiWithin = 30 * time.Second
+// apiWithin bounds each call to the engine that is not the run itself.
+// It is not a deadline of the student's: a loaded engine (a CI machine
+// creating a dozen containers at once took over 30 s to start one, and
+// another took over 2 minutes for a create, an attach and a start
+// together) is waited for, each call with a bound of its own, and a start
+// that still runs out of it is tried again (see startAttempts).
+const apiWithin = 2 * time.Minute
+
+// startAttempts is how many times Start creates, attaches and starts a
+// container when the engine runs out of apiWithin: a program is refused a
+// start only when the engine is stuck, never because it was slow once.
+const startAttempts = 2
+
+// engineTimedOut reports whether err is an engine call that ran out of its
+// own bound while the caller's ctx was still alive.
+func engineTimedOut(ctx context.Context, err error) bool {
+	return ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)
+}
 
 // Start creates the job's container (no network, read-only but for its
 // work folder, /tmp and /dev/shm, every capability dropped, under the
 // limits), with its stdin a named pipe of the grader's (see stdinFIFO),
-// attaches to its output and starts it; every call to the engine is
-// bounded by apiWithin. The run's /tmp and /dev/shm are made in the
-// workspace first, when it is a file system of its own (see runScratch),
-// and removed when the container has ended or could not start.
+// attaches to its output and starts it; each call to the engine is
+// bounded by apiWithin, and when one runs out of it the container is
+// removed and the whole start tried again, up to startAttempts times. The
+// run's /tmp and /dev/shm are made in the workspace first, when it is a
+// file system of its own (see runScratch), and removed when the container
+// has ended or could not start.
 func (cs *containerJob) Start(ctx context.Context) (proc.Process, error) {
+	return startRetrying(ctx, cs.startOnce)
+}
+
+// startRetrying calls once until it succeeds, fails for a reason other
+// than an engine call running out of apiWithin, or has been called
+// startAttempts times; the last error then says that the program was never
+// run, and why that is not the program's doing.
+func startRetrying(ctx context.Context, once func(context.Context) (proc.Process, error)) (proc.Process, error) {
+	var errs []error
+	for attempt := 1; ; attempt++ {
+		p, err := once(ctx)
+		if err == nil {
+			return p, nil
+		}
+		if !engineTimedOut(ctx, err) {
+			return nil, errors.Join(append(errs, err)...)
+		}
+		errs = append(errs, fmt.Errorf("attempt %d: %w", attempt, err))
+		if attempt == startAttempts {
+			return nil, fmt.Errorf("the container engine did not answer a call within %v, %d times in a row, so the program was never run "+
+				"(the machine is overloaded or the engine is stuck; this says nothing about the program: grade it again once the engine answers): %w",
+				apiWithin, startAttempts, errors.Join(errs...))
+		}
+	}
+}
+
+// startOnce is one attempt of Start.
+func (cs *containerJob) startOnce(ctx context.Context) (proc.Process, error) {
 	lim := cs.spec.Limits.orDefaults()
 	// The container's /tmp and /dev/shm are folders of the job's
 	// workspace, under its cap, removed after the run (nil: tmpfs of
@@ -211,9 +263,9 @@ func (cs *containerJob) Start(ctx context.Context) (proc.Process, error) {
 		return nil, errors.Join(err, scratch.finish())
 	}
 	req := cs.request(lim, in, scratch)
-	apiCtx, cancel := context.WithTimeout(ctx, apiWithin)
-	defer cancel()
-	ctr, err := testcontainers.GenericContainer(apiCtx, req)
+	createCtx, cancelCreate := context.WithTimeout(ctx, apiWithin)
+	defer cancelCreate()
+	ctr, err := testcontainers.GenericContainer(createCtx, req)
 	if err != nil {
 		id := ""
 		if ctr != nil {
@@ -222,12 +274,18 @@ func (cs *containerJob) Start(ctx context.Context) (proc.Process, error) {
 		return fail(id, fmt.Errorf("creating the container: %w", err))
 	}
 	id := ctr.GetContainerID()
-	att, err := cs.c.cli.ContainerAttach(apiCtx, id, client.ContainerAttachOptions{Stream: true, Stdout: true, Stderr: true})
+	// The attached connection outlives its call's context (cancelled when
+	// Start returns): the bound is for the engine's answer only.
+	attachCtx, cancelAttach := context.WithTimeout(ctx, apiWithin)
+	defer cancelAttach()
+	att, err := cs.c.cli.ContainerAttach(attachCtx, id, client.ContainerAttachOptions{Stream: true, Stdout: true, Stderr: true})
 	if err != nil {
 		return fail(id, fmt.Errorf("attaching to the container: %w", err))
 	}
+	startCtx, cancelStart := context.WithTimeout(ctx, apiWithin)
+	defer cancelStart()
 	started := time.Now()
-	if err := ctr.Start(apiCtx); err != nil {
+	if err := ctr.Start(startCtx); err != nil {
 		att.Close()
 		return fail(id, fmt.Errorf("starting the container: %w", err))
 	}
@@ -333,13 +391,13 @@ func (cs *containerJob) request(lim Limits, in *stdinFIFO, scratch *runScratch) 
 		ContainerRequest: testcontainers.ContainerRequest{
 			Image:  cs.c.Image,
 			Cmd:    stdinFrom(in.path, path, spec.Args),
-			Labels: map[string]string{"mcplab.sandbox": "grade-class", runLabel: cs.c.run},
+			Labels: map[string]string{"mcplab.sandbox": "grade-class", runLabel: cs.c.run, graderLabel: cs.c.grader},
 			ConfigModifier: func(cfg *container.Config) {
 				cfg.AttachStdout, cfg.AttachStderr = true, true
 				cfg.Tty = false
 				cfg.User = fmt.Sprintf("%d:%d", uid, gid)
 				cfg.WorkingDir = spec.Dir
-				cfg.Env = env(spec.Work, cs.c.goroot, containerPath)
+				cfg.Env = append(env(spec.Work, cs.c.goroot, containerPath), spec.Env...)
 			},
 			HostConfigModifier: func(hc *container.HostConfig) {
 				hc.NetworkMode = "none"
@@ -494,6 +552,18 @@ func (p *containerProcess) Kill() {
 			p.c.remove(p.id)
 		}
 	})
+}
+
+// Terminate sends SIGTERM to the container's init, which passes it on to
+// the program (see proc.Terminator): a server may finish what is in
+// flight and exit by itself.
+func (p *containerProcess) Terminate() error {
+	ctx, cancel := context.WithTimeout(context.Background(), apiWithin)
+	defer cancel()
+	if _, err := p.c.cli.ContainerKill(ctx, p.id, client.ContainerKillOptions{Signal: "TERM"}); err != nil {
+		return fmt.Errorf("sending SIGTERM to the container: %w", err)
+	}
+	return nil
 }
 
 // CloseOutput stops reading the container's output.

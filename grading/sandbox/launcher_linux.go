@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -89,11 +90,20 @@ func Main(args []string) int {
 	if err != nil {
 		return fail("sandbox-exec: %v", err)
 	}
+	// SIGTERM to the launcher (the grader's Terminate) is the program's:
+	// caught before the program starts, so none is lost, and passed on.
+	terms := make(chan os.Signal, 1)
+	signal.Notify(terms, syscall.SIGTERM)
 	cmd, err := o.start(status, restore)
 	if err != nil {
 		return fail("%v", err)
 	}
 	child := cmd.Process.Pid
+	go func() {
+		for range terms {
+			_ = syscall.Kill(child, syscall.SIGTERM)
+		}
+	}()
 	fmt.Fprintf(status, "ok %d\n", child)
 
 	// One goroutine reaps every child, the program and the orphans alike;

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/mcplab/mcplab/lab/proc"
@@ -444,7 +445,7 @@ func (s *Process) note(line string) {
 func (ps *processJob) launch(ctx context.Context, args []string, useNS bool, memory int64, cleanup func()) (*sandboxedProcess, error) {
 	spec := ps.spec
 	cmd := exec.Command(ps.sb.Launcher[0], args...)
-	cmd.Env = env(spec.Work, ps.sb.goroot, os.Getenv("PATH"))
+	cmd.Env = append(env(spec.Work, ps.sb.goroot, os.Getenv("PATH")), spec.Env...)
 	cmd.Dir = "/"
 	cmd.SysProcAttr = groupAttr()
 	if useNS {
@@ -614,6 +615,16 @@ type sandboxedProcess struct {
 // not read yet (see proc.StdinBacklogger): the launcher hands the pipe
 // to the program itself, so the pipe's backlog is the program's.
 func (p *sandboxedProcess) StdinBacklog() (int, error) { return proc.PipeBacklog(p.In) }
+
+// Terminate sends SIGTERM to the launcher, which passes it on to the
+// program alone (see proc.Terminator): a server may finish what is in
+// flight and exit by itself.
+func (p *sandboxedProcess) Terminate() error {
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		return fmt.Errorf("sending SIGTERM to the sandbox: %w", err)
+	}
+	return nil
+}
 
 // Kill closes the lifeline: the launcher kills and reaps everything the
 // program started, then exits. Should the launcher not manage it in time,

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/grading/sandbox"
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // TestContainerSandboxOnRemoteEngine grades a known-good and a known-bad
@@ -34,7 +35,7 @@ func TestContainerSandboxOnRemoteEngine(t *testing.T) {
 	skipWithoutSecondEngine(t)
 	// Generous: it takes 40 s alone, and CI runs it beside every other
 	// package; 100 s ran out there once, with nothing wrong.
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	ctx, cancel := testkit.TestContext(t)
 	defer cancel()
 	host, second := startSecondEngine(ctx, t)
 	var b [6]byte

@@ -129,6 +129,9 @@ type Spec struct {
 	// read-only at the same path (the process sandbox sees the host's files
 	// anyway).
 	Share []string
+	// Env lists more environment variables ("NAME=value"), set after the
+	// sandbox's own (an HTTP server lesson's PORT).
+	Env []string
 }
 
 // Sandbox is a place to build and run submissions.
@@ -371,6 +374,13 @@ func (s *specStarter) HidesPath(path string) string { return s.job(s.spec).Hides
 func (s *specStarter) WithArgs(args ...string) proc.Starter {
 	spec := s.spec
 	spec.Args = append(append([]string(nil), spec.Args...), args...)
+	return &specStarter{spec: spec, job: s.job}
+}
+
+// WithEnv sets more environment variables for the program (see Spec.Env).
+func (s *specStarter) WithEnv(kv ...string) proc.Starter {
+	spec := s.spec
+	spec.Env = append(append([]string(nil), spec.Env...), kv...)
 	return &specStarter{spec: spec, job: s.job}
 }
 
