@@ -270,13 +270,18 @@ func requiredVersion(tb testing.TB, root, module string) string {
 
 // peerHelpdeskSource is the helpdesk written with each SDK the way its
 // documentation shows: the same two tools, instructions and data as
-// lab/helpdesk, the SDK's own stdio transport.
+// lab/helpdesk, on the SDK's own stdio transport ("go-sdk", "mcp-go") or
+// its own Streamable HTTP handler in its stateless mode ("go-sdk-http",
+// "mcp-go-http"), listening where lesson 4's grader says ($PORT on
+// 127.0.0.1, path /mcp) and served by net/http as each SDK's examples do
+// (ListenAndServe, no signal handling of its own).
 const peerHelpdeskSource = `package main
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 
@@ -357,6 +362,22 @@ type customerArgs struct {
 }
 
 func goSDK() error {
+	return goSDKServer().Run(context.Background(), &gosdk.StdioTransport{})
+}
+
+// address is where the HTTP modes listen: the loopback port lesson 4's
+// grader gives in $PORT.
+func address() string { return "127.0.0.1:" + os.Getenv("PORT") }
+
+func goSDKHTTP() error {
+	s := goSDKServer()
+	h := gosdk.NewStreamableHTTPHandler(func(*http.Request) *gosdk.Server { return s }, &gosdk.StreamableHTTPOptions{Stateless: true})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	return http.ListenAndServe(address(), mux)
+}
+
+func goSDKServer() *gosdk.Server {
 	s := gosdk.NewServer(&gosdk.Implementation{Name: "helpdesk", Version: "0.1.0"}, &gosdk.ServerOptions{Instructions: instructions})
 	gosdk.AddTool(s, &gosdk.Tool{Name: "get_ticket", Description: "Returns one support ticket by its number."},
 		func(_ context.Context, _ *gosdk.CallToolRequest, a ticketArgs) (*gosdk.CallToolResult, any, error) {
@@ -379,10 +400,16 @@ func goSDK() error {
 			}
 			return &gosdk.CallToolResult{Content: []gosdk.Content{&gosdk.TextContent{Text: describeCustomer(c)}}, StructuredContent: c}, nil, nil
 		})
-	return s.Run(context.Background(), &gosdk.StdioTransport{})
+	return s
 }
 
-func mcpGo() error {
+func mcpGo() error { return mcpgo.ServeStdio(mcpGoServer()) }
+
+func mcpGoHTTP() error {
+	return mcpgo.NewStreamableHTTPServer(mcpGoServer(), mcpgo.WithStateLess(true)).Start(address())
+}
+
+func mcpGoServer() *mcpgo.MCPServer {
 	s := mcpgo.NewMCPServer("helpdesk", "0.1.0", mcpgo.WithInstructions(instructions), mcpgo.WithToolCapabilities(false))
 	s.AddTool(mcpgotypes.NewTool("get_ticket", mcpgotypes.WithDescription("Returns one support ticket by its number."),
 		mcpgotypes.WithString("ticket_id", mcpgotypes.Required(), mcpgotypes.Description("the ticket's number, such as 2318"))),
@@ -411,12 +438,12 @@ func mcpGo() error {
 			}
 			return mcpgotypes.NewToolResultStructured(c, describeCustomer(c)), nil
 		})
-	return mcpgo.ServeStdio(s)
+	return s
 }
 
 func main() {
 	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: peer-helpdesk go-sdk|mcp-go DATA-DIR")
+		fmt.Fprintln(os.Stderr, "usage: peer-helpdesk go-sdk|mcp-go|go-sdk-http|mcp-go-http DATA-DIR")
 		os.Exit(2)
 	}
 	load(os.Args[2])
@@ -426,6 +453,10 @@ func main() {
 		err = goSDK()
 	case "mcp-go":
 		err = mcpGo()
+	case "go-sdk-http":
+		err = goSDKHTTP()
+	case "mcp-go-http":
+		err = mcpGoHTTP()
 	default:
 		err = fmt.Errorf("no SDK called %q", os.Args[1])
 	}

@@ -11,7 +11,7 @@
 //	lab validate   check messages against the MCP 2026-07-28 schema
 //	lab merge-grades join the results of a class graded in shards
 //	lab assignment write a student repository with CI that grades each push
-//	lab relay      join a lesson-3 client to the servers lab grade plays
+//	lab relay      join a client or server under test to the grader (internal)
 //	lab version    print the version
 //
 // Run "lab help COMMAND" for what each does, its flags, exit codes and
@@ -83,7 +83,7 @@ func commands() []command {
 		{"call", "call one tool of the servers in servers.json", callCmd},
 		{"merge-grades", "join the results of a class graded in shards (--shard K/N)", mergeGradesCmd},
 		{"assignment", "write a student repository: starter, run script, CI that grades", assignmentCmd},
-		{"relay", "join a lesson-3 client to the servers lab grade plays (internal)", relayCmd},
+		{"relay", "join a client or server under test to the grader (internal)", relayCmd},
 		{"version", "print the lab's version", versionCmd},
 	}
 }

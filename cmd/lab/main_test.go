@@ -5,18 +5,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // TestMain lets the test binary stand in for the lab binary: with
@@ -40,11 +39,9 @@ func TestMain(m *testing.M) {
 	// a core. Held to -parallel's default (GOMAXPROCS, two on a two-core
 	// machine) they took turns for minutes; four at once overlap their
 	// waits. An explicit -parallel still wins.
-	flag.Parse()
-	explicit := false
-	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
-	if !explicit && runtime.GOMAXPROCS(0) < 4 {
-		flag.Set("test.parallel", "4")
+	if err := testkit.DefaultParallel(4); err != nil {
+		fmt.Fprintf(os.Stderr, "lab tests: %v\n", err)
+		os.Exit(2)
 	}
 	os.Exit(m.Run())
 }

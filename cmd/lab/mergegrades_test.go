@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/grading/class"
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // shardClass writes a class of students whose runs each show one known
@@ -123,11 +124,14 @@ func TestShardsMergeLikeOneRun(t *testing.T) {
 
 // gradeInShards grades the class of ten students subs in three shards,
 // into dir/shard-K, and returns their folders; together they hold the ten.
+// The shards are graded at the same time, as three CI jobs would: each
+// mostly waits on its students.
 func gradeInShards(t *testing.T, bin, dir, subs, scale string) []string {
 	t.Helper()
-	var shards []string
-	held := 0
-	for k := 1; k <= 3; k++ {
+	shards := make([]string, 3)
+	held := make([]int, 3)
+	testkit.Concurrently(t, 3, []string{"shard-1", "shard-2", "shard-3"}, func(t *testing.T, i int) {
+		k := i + 1
 		out := filepath.Join(dir, fmt.Sprintf("shard-%d", k))
 		code, _, errOut := runLab(t, bin, "grade-class", "--shard", fmt.Sprintf("%d/3", k), "--time-scale", scale, "--format", "json,junit", "--out", out, subs)
 		if code != 0 {
@@ -137,11 +141,14 @@ func gradeInShards(t *testing.T, bin, dir, subs, scale string) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		held += len(rec.Class.Students)
-		shards = append(shards, out)
+		held[i] = len(rec.Class.Students)
+		shards[i] = out
+	})
+	if t.Failed() {
+		t.FailNow()
 	}
-	if held != 10 {
-		t.Fatalf("the shards hold %d students, want 10", held)
+	if n := held[0] + held[1] + held[2]; n != 10 {
+		t.Fatalf("the shards hold %d students, want 10", n)
 	}
 	return shards
 }

@@ -17,11 +17,14 @@ func TestRunHTML(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	_, text, _ := lab(t, append([]string{"run", "--no-model", "--"}, selfLab("serve", "reader")...)...)
+	// The marks are counted against the page's own table of the run's
+	// events: a second run (the text format) may see one event more or
+	// less (two chunks read at once, a log line cut by the stop), so the
+	// run the page draws is the one it is held to.
 	marks := len(regexp.MustCompile(`<g class="mark `).FindAllString(page, -1))
-	events := len(strings.Split(strings.TrimSuffix(text, "\n"), "\n"))
+	events := len(regexp.MustCompile(`<tr id="ev-`).FindAllString(page, -1))
 	if !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.Contains(page, "<title>Lesson 1: lab run, scenario ") || marks == 0 || marks != events {
-		t.Errorf("the page has %d marks, the text run %d events; want one page with a mark per event:\n%.400s", marks, events, page)
+		t.Errorf("the page has %d marks and %d rows in its table of events; want one page with a mark per event:\n%.400s", marks, events, page)
 	}
 	if strings.Contains(page, "<script") || strings.Contains(page, "Outcome:") {
 		t.Errorf("the run page holds a script or a grade")

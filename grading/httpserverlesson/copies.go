@@ -44,6 +44,10 @@ type serverCopy struct {
 	name string
 	port int
 	p    proc.Process
+	// dial connects to the copy (over TCP, or through its tunnel);
+	// release lets go of the tunnel once the copy has ended.
+	dial    func(ctx context.Context) (net.Conn, error)
+	release func()
 	// terminated is set once the grader sent SIGTERM.
 	terminated bool
 	// output is closed once both output streams are read to their end.
@@ -94,19 +98,16 @@ func freePorts(n int) ([]int, error) {
 	return ports, nil
 }
 
-// startCopy starts the student's server as copy name with PORT set to
-// port, records its output, and waits until it accepts a
+// startCopy starts copy name of the student's server through l, told
+// to listen on port, records its output, and waits until it accepts a
 // connection there.
-func startCopy(ctx context.Context, starter proc.Starter, name string, port int, ready time.Duration, maxOutput int64, rec func(event.Record)) (*serverCopy, error) {
-	es, ok := starter.(proc.EnvStarter)
-	if !ok {
-		return nil, &startError{why: "the lab cannot tell this program which port to listen on: it starts it in a way that takes no environment variables (an HTTP server lesson is graded with lab grade, not inside this sandbox yet)"}
-	}
-	p, err := es.WithEnv("PORT=" + strconv.Itoa(port)).Start(ctx)
+func startCopy(ctx context.Context, l *launch, name string, port int, ready time.Duration, maxOutput int64, rec func(event.Record)) (*serverCopy, error) {
+	st, err := l.start(ctx, name, port)
 	if err != nil {
-		return nil, &startError{why: "the server could not be started: " + err.Error()}
+		return nil, err
 	}
-	c := &serverCopy{name: name, port: port, p: p, output: make(chan struct{})}
+	p := st.p
+	c := &serverCopy{name: name, port: port, p: p, dial: st.dial, release: st.close, output: make(chan struct{})}
 	rec(event.Record{Kind: event.Start, Server: name, Text: "started with PORT=" + strconv.Itoa(port)})
 	var wg sync.WaitGroup
 	wg.Add(2)
@@ -126,10 +127,9 @@ func (c *serverCopy) waitListening(ctx context.Context, within time.Duration) er
 	deadline := time.Now().Add(within)
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
-	var d net.Dialer
 	for {
 		dctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-		conn, err := d.DialContext(dctx, "tcp", c.addr())
+		conn, err := c.dial(dctx)
 		cancel()
 		if err == nil {
 			conn.Close()
@@ -174,6 +174,7 @@ func (c *serverCopy) terminate(within time.Duration) (proc.Exit, bool, error) {
 func (c *serverCopy) kill() {
 	c.p.Kill()
 	<-c.done()
+	c.release()
 	proc.Drain(c.output, 2*time.Second, func() {
 		if oc, ok := c.p.(proc.OutputCloser); ok {
 			oc.CloseOutput()

@@ -60,7 +60,12 @@ func grade(ctx context.Context, l *Lesson, opts grading.Options, started time.Ti
 	runs := make([]*run, len(l.Scenarios))
 	soft := make([]map[string][]string, len(l.Scenarios))
 	t := timingAt(opts.TimeScale)
-	cs := newCopies(opts.Student, opts.MaxOutput, t.ready)
+	launched, err := newLaunch(opts.Student, opts.Relay)
+	if err != nil {
+		return nil, err
+	}
+	defer launched.close()
+	cs := newCopies(launched, opts.MaxOutput, t.ready)
 	defer cs.close()
 	for n, i := range opts.PlayOrder(names) {
 		sc := l.Scenarios[i]

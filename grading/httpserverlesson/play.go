@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"sort"
 	"sync"
@@ -94,7 +95,7 @@ func (r *recorder) sorted() []event.Record {
 // running (at the first scenario, or after one ended), so a grade costs
 // two starts, not two a scenario. Each start gets a new free port.
 type copies struct {
-	starter   proc.Starter
+	launch    *launch
 	maxOutput int64
 	ready     time.Duration
 	mu        sync.Mutex
@@ -102,8 +103,19 @@ type copies struct {
 	running   map[string]*serverCopy
 }
 
-func newCopies(starter proc.Starter, maxOutput int64, ready time.Duration) *copies {
-	return &copies{starter: starter, maxOutput: maxOutput, ready: ready, running: map[string]*serverCopy{}}
+func newCopies(l *launch, maxOutput int64, ready time.Duration) *copies {
+	return &copies{launch: l, maxOutput: maxOutput, ready: ready, running: map[string]*serverCopy{}}
+}
+
+// dial connects to the running copy that listens at addr (host:port, as
+// a request names it), however the copy is reached.
+func (cs *copies) dial(ctx context.Context, addr string) (net.Conn, error) {
+	for _, c := range cs.running {
+		if c.addr() == addr {
+			return c.dial(ctx)
+		}
+	}
+	return nil, fmt.Errorf("no copy of the server listens at %s", addr)
 }
 
 // record hands a copy's record to the scenario being played.
@@ -139,7 +151,7 @@ func (cs *copies) ensure(ctx context.Context, rec *recorder) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			started[i], errs[i] = startCopy(ctx, cs.starter, name, ports[i], cs.ready, cs.maxOutput, cs.record)
+			started[i], errs[i] = startCopy(ctx, cs.launch, name, ports[i], cs.ready, cs.maxOutput, cs.record)
 		}()
 	}
 	wg.Wait()
@@ -176,6 +188,7 @@ func playScenario(ctx context.Context, sc *httpscenario.Scenario, cs *copies, t 
 		return r
 	}
 	probe := httpprobe.New(t.bound, t.streamEnd, rec.start, rec.record)
+	probe.DialWith(cs.dial)
 	defer probe.Close()
 	filled := httpscenario.Filled{Ports: map[string]int{}, Responses: map[string]map[string]any{}}
 	for name, c := range cs.running {

@@ -62,7 +62,12 @@ func (r *httpRun) Preface() (string, string, error) {
 // Play plays the scenario and hands over each record with its line.
 func (r *httpRun) Play(ctx context.Context, onEvent func(event.Event, string)) error {
 	t := timingAt(1)
-	cs := newCopies(r.starter, 0, t.ready)
+	l, err := newLaunch(r.starter, nil)
+	if err != nil {
+		return err
+	}
+	defer l.close()
+	cs := newCopies(l, 0, t.ready)
 	defer cs.close()
 	run := playScenario(ctx, r.sc, cs, t, func(rec event.Record) {
 		onEvent(rec.In(r.sc.Name), recordLine(rec, r.times))

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -156,6 +157,16 @@ func New(bound httpbound.Answer, endWait time.Duration, start time.Time, record 
 		return http.ErrUseLastResponse // a redirect is an answer of its own
 	}}
 	return &Probe{bound: bound, end: endWait, client: client, start: start, record: record}
+}
+
+// DialWith makes the probe reach each server through dial, given the
+// address of the request (host:port), instead of over TCP: a server in a
+// sandbox's own network is reached through a tunnel (see lab/tunnel).
+// Call it before the first Do.
+func (p *Probe) DialWith(dial func(ctx context.Context, addr string) (net.Conn, error)) {
+	rt := p.client.Transport.(roundTripper)
+	rt.dial = dial
+	p.client.Transport = rt
 }
 
 // Close lets go of the probe's connections.

@@ -33,6 +33,8 @@ type fieldsKey struct{}
 // maxHeader bytes.
 type roundTripper struct {
 	maxHeader int64
+	// dial connects to the server at addr; nil dials TCP.
+	dial func(ctx context.Context, addr string) (net.Conn, error)
 }
 
 // RoundTrip sends req and returns its answer once its headers are in.
@@ -48,8 +50,12 @@ func (rt roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		body = b
 	}
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "tcp", req.URL.Host)
+	dial := rt.dial
+	if dial == nil {
+		var d net.Dialer
+		dial = func(ctx context.Context, addr string) (net.Conn, error) { return d.DialContext(ctx, "tcp", addr) }
+	}
+	conn, err := dial(ctx, req.URL.Host)
 	if err != nil {
 		return nil, err
 	}

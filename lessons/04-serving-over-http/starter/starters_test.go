@@ -309,16 +309,14 @@ func TestStages(t *testing.T) {
 	}
 }
 
-// fixesLine finds the check ids a TODO's "Fixes" line names.
-var (
-	todoLine  = regexp.MustCompile(`TODO\(lesson 4\), part (\d+)`)
-	fixesLine = regexp.MustCompile(`\bFixes\b(.*)`)
-	checkID   = regexp.MustCompile(`\b[a-z]+\.[a-z0-9]+(?:-[a-z0-9]+)*\b`)
-)
+// todoLine is the marker of a starter's TODO, its part's number the group
+// testkit.TODOFixes keys the TODO's checks by.
+var todoLine = regexp.MustCompile(`TODO\(lesson 4\), part (\d+)`)
 
-// TestTODOsNameTheirChecks reads the "Fixes ..." line of every TODO of
-// each starter as shipped: the checks each part's TODOs name are exactly
-// those README.md's table says that part fixes.
+// TestTODOsNameTheirChecks reads the "Fixes ..." sentences of every TODO
+// of each starter as shipped (testkit.TODOFixes, as lessons 1 to 3 do):
+// the checks each part's TODOs name are exactly those README.md's table
+// says that part fixes.
 func TestTODOsNameTheirChecks(t *testing.T) {
 	want := readREADME(t)
 	wantByPart := map[int][]string{}
@@ -334,14 +332,9 @@ func TestTODOsNameTheirChecks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			part := 0
-			for _, line := range strings.Split(string(b), "\n") {
-				if m := todoLine.FindStringSubmatch(line); m != nil {
-					part, _ = strconv.Atoi(m[1])
-				}
-				if m := fixesLine.FindStringSubmatch(line); m != nil && part > 0 {
-					named[part] = append(named[part], checkID.FindAllString(m[1], -1)...)
-				}
+			for key, ids := range testkit.TODOFixes(string(b), todoLine) {
+				part, _ := strconv.Atoi(key)
+				named[part] = append(named[part], ids...)
 			}
 		}
 		for part := 1; part <= len(partNames); part++ {

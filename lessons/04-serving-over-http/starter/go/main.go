@@ -107,7 +107,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// answer a longer one with 413. While here, refuse a body that is not
 	// Content-Type: application/json with 415 (mime.ParseMediaType), and
 	// see acceptsStream below.
-	// Fixes http.body-bound (and, with acceptsStream, http.accept).
+	// Fixes http.body-bound (http.accept also needs acceptsStream, below).
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		logf("reading a body: %v", err)

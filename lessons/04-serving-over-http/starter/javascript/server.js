@@ -59,7 +59,7 @@ function handle(req, res) {
   // most 1 MiB, and answer a longer body with 413 (read the rest and drop
   // it, so that the client reads the answer). While here, refuse a body that is not
   // Content-Type: application/json with 415, and see acceptsStream below.
-  // Fixes http.body-bound (and, with acceptsStream, http.accept).
+  // Fixes http.body-bound (http.accept also needs acceptsStream, below).
   const chunks = [];
   req.on("data", (chunk) => chunks.push(chunk));
   req.on("end", () => answer(req, res, Buffer.concat(chunks)));

@@ -59,7 +59,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         # sent in chunks, with no Content-Length, needs a bound too). While
         # here, refuse a body that is not Content-Type: application/json
         # with 415, and see accepts_stream below.
-        # Fixes http.body-bound (and, with accepts_stream, http.accept).
+        # Fixes http.body-bound (http.accept also needs accepts_stream, below).
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         try:
             msg = helpdesk.parse(body)
