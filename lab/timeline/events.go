@@ -45,6 +45,17 @@ func shown(e event.Event) string { return e.TranscriptText() }
 // rig saw is about, or "" for any other event.
 func serverOf(e event.Event) string { return e.Server }
 
+// httpCopy is the copy of a student's HTTP server (an HTTP server
+// lesson's "a" or "b") an event is about, or "" for any other event: the
+// rig's events name a server the lab played, and a stdio server's events
+// name none.
+func httpCopy(e event.Event) string {
+	if e.OfRig() {
+		return ""
+	}
+	return e.Server
+}
+
 // deadlineRanOut reports whether e is a note of the grader's that says a
 // wait ran out.
 func deadlineRanOut(e event.Event) bool {

@@ -59,3 +59,50 @@ func TestRigEventsPlacedByField(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPCopiesDrawnByExchange: the events of an HTTP server lesson's
+// copies go to each copy's lanes (requests, answers, logs), in the order
+// the copies first appear, with no stdin or stdout lane; each answer that
+// carries an id is joined to the POST of its own exchange, and none is
+// judged wrong for not answering a line on stdin (there is none) or for a
+// body that is not JSON.
+func TestHTTPCopiesDrawnByExchange(t *testing.T) {
+	post := func(at int64, copy string, conn int, id string) event.Event {
+		return event.Event{Scenario: "h", AtMS: at, Kind: event.Post, Server: copy, Conn: conn, Text: `{"jsonrpc":"2.0","id":"` + id + `","method":"tools/list"}`}
+	}
+	events := []event.Event{
+		{Scenario: "h", AtMS: 0, Kind: event.Start, Server: "a", Text: "started with PORT=1"},
+		{Scenario: "h", AtMS: 0, Kind: event.Start, Server: "b", Text: "started with PORT=2"},
+		{Scenario: "h", AtMS: 5, Kind: event.Stderr, Server: "b", Text: "listening"},
+		post(10, "b", 1, "one"),
+		{Scenario: "h", AtMS: 11, Kind: event.Status, Server: "b", Conn: 1, Status: 200, Text: "application/json"},
+		{Scenario: "h", AtMS: 12, Kind: event.Answer, Server: "b", Conn: 1, Text: `{"jsonrpc":"2.0","id":"one","result":{}}`},
+		post(20, "a", 2, "two"),
+		{Scenario: "h", AtMS: 21, Kind: event.Status, Server: "a", Conn: 2, Status: 415, Text: "text/plain"},
+		{Scenario: "h", AtMS: 22, Kind: event.Answer, Server: "a", Conn: 2, Text: "unsupported media type"},
+	}
+	p, _ := Draw(events, Judged{})
+	sc := p.Scenarios[0]
+	var lanes []string
+	for _, l := range sc.Lanes {
+		lanes = append(lanes, l.Short)
+	}
+	want := []string{"copy a: requests", "copy a: answers", "copy a: stderr", "copy b: requests", "copy b: answers", "copy b: stderr", "grader"}
+	if strings.Join(lanes, "|") != strings.Join(want, "|") {
+		t.Errorf("lanes %q, want %q", lanes, want)
+	}
+	for _, m := range sc.Marks {
+		if strings.HasPrefix(m.Verdict, "wrong") {
+			t.Errorf("event %d (%s %q) judged %q", m.Seq, m.Kind, m.Text, m.Verdict)
+		}
+	}
+	if got := sc.Marks[5].JoinedTo; !strings.Contains(got, "answers the POST of exchange 1, id \"one\" (event 4") {
+		t.Errorf("the answer of exchange 1 is joined to %q, want the POST of its exchange", got)
+	}
+	if got := sc.Marks[7].JoinedTo; !strings.Contains(got, "the status of exchange 2 (event 7)") {
+		t.Errorf("the status of exchange 2 is joined to %q", got)
+	}
+	if len(sc.Links) != 1 {
+		t.Errorf("%d links drawn, want 1 (the one answer with an id)", len(sc.Links))
+	}
+}

@@ -21,6 +21,42 @@ func joinServer(t *scenarioTimeline, events []event.Event, marks []*mark, lanes 
 	markChunks(events, marks)
 	spanSplitLines(t, events, marks, lines, lanes)
 	joinAnswers(t, events, marks, lines)
+	joinExchanges(t, events, marks)
+}
+
+// joinExchanges joins each answer of an HTTP exchange (its status, and
+// each message of its body or event stream that carries an id) to the
+// POST that asked it: same copy, same exchange number. HTTP matches an
+// answer to its request by the exchange, the id then tells which message
+// of a stream is the response.
+func joinExchanges(t *scenarioTimeline, events []event.Event, marks []*mark) {
+	type key struct {
+		copy string
+		conn int
+	}
+	posts := map[key]int{}
+	for ei, e := range events {
+		copy := httpCopy(e)
+		if copy == "" {
+			continue
+		}
+		k := key{copy, e.Conn}
+		switch kindOf(e) {
+		case event.Post:
+			posts[k] = ei
+		case event.Status:
+			if from, ok := posts[k]; ok {
+				marks[ei].JoinedTo = joinText(marks[ei].JoinedTo, fmt.Sprintf("the status of exchange %d (event %d)", e.Conn, from+1))
+			}
+		case event.Answer:
+			from, ok := posts[k]
+			msg := lineMessage(e)
+			if !ok || !msg.object || !msg.hasID {
+				continue
+			}
+			joinMarks(t, marks, from, ei, fmt.Sprintf("answers the POST of exchange %d, id %s", e.Conn, msg.id), "id "+msg.id)
+		}
+	}
 }
 
 // markChunks marks the newlines inside each write, and each write that
@@ -79,8 +115,8 @@ func joinAnswers(t *scenarioTimeline, events []event.Event, marks []*mark, lines
 			sentSoFar = append(sentSoFar, lines[li])
 			li++
 		}
-		if kindOf(e) != event.Answer {
-			continue
+		if kindOf(e) != event.Answer || httpCopy(e) != "" {
+			continue // an HTTP exchange's answer is joined by joinExchanges
 		}
 		msg := lineMessage(e)
 		if !msg.object || !msg.hasID {

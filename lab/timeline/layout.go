@@ -3,6 +3,7 @@ package timeline
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -97,6 +98,19 @@ type laneSet struct {
 // what it answers, each rig server, stderr, and the grader's own events.
 func newLaneSet(events []event.Event, client bool) *laneSet {
 	ls := &laneSet{byName: map[string]*lane{}}
+	if !client && slices.ContainsFunc(events, func(e event.Event) bool { return httpCopy(e) != "" }) {
+		// An HTTP server lesson: each copy's requests, answers and logs,
+		// in the order the copies first appear, then the grader's notes.
+		for _, e := range events {
+			if copy := httpCopy(e); copy != "" {
+				for _, k := range []event.Kind{event.Post, event.Answer, event.Stderr} {
+					ls.want(laneOf(event.Event{Kind: k, Server: copy}, client))
+				}
+			}
+		}
+		ls.want(laneOf(event.Event{Kind: event.Note}, client))
+		return ls
+	}
 	ls.want(laneOf(event.Event{Kind: event.Send}, client))
 	ls.want(laneOf(event.Event{Kind: event.Answer}, client))
 	for _, e := range events {

@@ -125,6 +125,16 @@ func (t *scenarioTimeline) HasEvidence() bool {
 
 // laneOf names the lane an event is drawn in.
 func laneOf(e event.Event, client bool) string {
+	if copy := httpCopy(e); copy != "" {
+		switch kindOf(e) {
+		case event.Post:
+			return "copy " + copy + ": requests (POST)"
+		case event.Status, event.Answer:
+			return "copy " + copy + ": answers"
+		case event.Stderr:
+			return "copy " + copy + ": stderr (logs)"
+		}
+	}
 	switch kindOf(e) {
 	case event.Send, event.Close:
 		if client {

@@ -74,7 +74,7 @@ func Draw(events []event.Event, j Judged) (Page, [][]EvidenceRef) {
 	limits := markLimits(scenarios)
 	ev := findEvidence(j.Checks, scenarios, limits)
 	wrong := func(e event.Event) string {
-		if kindOf(e) == event.Answer && !parseMessage(e.Text).object && !p.Client {
+		if kindOf(e) == event.Answer && httpCopy(e) == "" && !parseMessage(e.Text).object && !p.Client {
 			return "this line on stdout is not a JSON-RPC message"
 		}
 		return ""
