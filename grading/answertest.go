@@ -55,7 +55,11 @@ func TestAnswerPath(e answerpath.Test, a AnswerLine) *Failure {
 		return nil
 	}
 	if !found {
-		return &Failure{What: fmt.Sprintf("in the answer, %s", why), Expected: fmt.Sprintf("%s %s %s", path, e.Op, e.Value), Actual: show}
+		expected := fmt.Sprintf("%s %s %s", path, e.Op, e.Value)
+		if e.Op == "includes" {
+			expected = fmt.Sprintf("%s holding %s", path, e.Value)
+		}
+		return &Failure{What: fmt.Sprintf("in the answer, %s", why), Expected: expected, Actual: show}
 	}
 	gotJSON, _ := json.Marshal(got)
 	var want any
@@ -64,6 +68,18 @@ func TestAnswerPath(e answerpath.Test, a AnswerLine) *Failure {
 	switch e.Op {
 	case "=":
 		ok = JSONEqual(gotJSON, e.Value)
+	case "includes":
+		arr, isArray := got.([]any)
+		if !isArray {
+			return &Failure{What: fmt.Sprintf("%s is %s, not an array", path, Clip(string(gotJSON), 200)), Expected: fmt.Sprintf("%s holding %s", path, e.Value), Actual: show}
+		}
+		for _, el := range arr {
+			b, _ := json.Marshal(el)
+			ok = ok || JSONEqual(b, e.Value)
+		}
+		if !ok {
+			return &Failure{What: fmt.Sprintf("%s is %s, without %s", path, Clip(string(gotJSON), 200), e.Value), Expected: fmt.Sprintf("%s holding %s", path, e.Value), Actual: show}
+		}
 	case "!=":
 		ok = !JSONEqual(gotJSON, e.Value)
 	case "prefix", "suffix", "contains":

@@ -189,6 +189,9 @@ func confirmChecks(first, second *Result, scale float64) *Result {
 		}
 		first.Checks[i] = again
 	}
+	if !failedAgain(second, rerun) {
+		judgeSkipped(first, second)
+	}
 	first.Score = 0
 	for _, c := range first.Checks {
 		first.Score += c.Points
@@ -224,6 +227,29 @@ func confirmChecks(first, second *Result, scale float64) *Result {
 	}
 	first.Outcome.Detail = strings.TrimSpace(first.Outcome.Detail + note)
 	return first
+}
+
+// judgeSkipped gives each check first left unjudged the verdict of
+// second, a rerun that played every scenario, when second judged it: a
+// check is often not judged because an earlier step's answer is missing,
+// and when that step failed on a deadline the rerun, at a larger scale,
+// has the evidence the first run lacked. Never hiding a check's evidence
+// behind a slow machine's fault, the rerun's verdict stands, pass or fail,
+// and its message says where it comes from.
+func judgeSkipped(first, second *Result) {
+	for i, c := range first.Checks {
+		if c.Status != StatusSkip {
+			continue
+		}
+		j := slices.IndexFunc(second.Checks, func(s CheckResult) bool { return s.ID == c.ID })
+		if j < 0 || second.Checks[j].Status == StatusSkip {
+			continue
+		}
+		again := second.Checks[j]
+		again.Message = strings.TrimSpace(fmt.Sprintf("Not judged in the first run (%s); judged in the rerun with every deadline %g times longer. %s",
+			strings.TrimSuffix(strings.TrimPrefix(c.Message, "Not judged: "), "."), float64(ConfirmScale), again.Message))
+		first.Checks[i] = again
+	}
 }
 
 // timedOutAgain says how the rerun of a run that timed out ended, when it

@@ -333,3 +333,46 @@ func TestFirstScenariosAreWhereEachFailureWasFirstSeen(t *testing.T) {
 		t.Errorf("first scenarios %q, want %q", got, want)
 	}
 }
+
+// TestConfirmJudgesWhatTheFirstRunCouldNotJudge checks that a check the
+// first run left unjudged, because the step its evidence needed failed on
+// a deadline, takes the verdict of a rerun that played every scenario,
+// pass or fail, and keeps its skip when the rerun stopped early.
+func TestConfirmJudgesWhatTheFirstRunCouldNotJudge(t *testing.T) {
+	slowAndSkipped := func() *Tally {
+		tl := NewTally()
+		tl.Test("exit-on-eof")
+		tl.Fail(Failure{Scenario: "s", What: "the list timed out", Deadline: true}, "exit-on-eof")
+		tl.Skip("the list it needs was not answered.", "answers")
+		return tl
+	}
+	for _, tc := range []struct {
+		name       string
+		rerun      func() *Tally
+		wantStatus Status
+		wantScore  int
+	}{
+		{"rerun passes both", tallyOf(false, false), StatusPass, 3},
+		{"rerun fails answers alone", tallyOf(false, true), StatusFail, 1},
+		{"rerun fails the deadline again", tallyOf(true, true), StatusSkip, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := &scriptedLesson{checks: confirmChecksCatalogue, tallies: []func() *Tally{slowAndSkipped, tc.rerun}}
+			first, _ := l.Grade(context.Background(), Options{TimeScale: 1})
+			if c := check(t, first, "answers"); c.Status != StatusSkip {
+				t.Fatalf("first run: answers %s, want skipped", c.Status)
+			}
+			res, err := Confirm(context.Background(), l, Options{TimeScale: 1}, first)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := check(t, res, "answers")
+			if c.Status != tc.wantStatus || res.Score != tc.wantScore {
+				t.Errorf("answers %s, score %d; want %s, score %d", c.Status, res.Score, tc.wantStatus, tc.wantScore)
+			}
+			if tc.wantStatus != StatusSkip && !strings.Contains(c.Message, "Not judged in the first run (the list it needs was not answered); judged in the rerun") {
+				t.Errorf("answers' message %q does not say where its verdict comes from", c.Message)
+			}
+		})
+	}
+}

@@ -23,6 +23,16 @@ const calibrationRuns = 3
 // server needs.
 const CalibrationFactor = 1.25
 
+// MaxCalibratedScale caps the scale calibration derives. A reference
+// server that took more than three times its designed time was graded on a
+// machine busy with something else (CI measured × 12 when its own tests
+// started at once), and a scale that large makes every hung program cost
+// minutes: each of its deadlines, and then the confirmation's four times
+// as long, wait that much more. Students lose nothing by the cap: a check
+// that fails only on a deadline is graded again at four times the scale
+// before it is charged (grading.Confirm). --time-scale sets any scale.
+const MaxCalibratedScale = 4
+
 // Calibration is how the deadlines' scale was derived, as Kattis does it:
 // the reference server was graded through the same sandbox on the same
 // machine, and its wall time compared with the lesson's designed time.
@@ -34,8 +44,11 @@ type Calibration struct {
 	// start cost for each.
 	Designed time.Duration
 	// Scale is max(1, CalibrationFactor × Measured / Designed), rounded up
-	// to a multiple of 0.05.
+	// to a multiple of 0.05, and at most MaxCalibratedScale.
 	Scale float64
+	// Capped is set when the measure asked for more than
+	// MaxCalibratedScale.
+	Capped bool `json:",omitempty"`
 }
 
 // calibrate grades the reference server through the sandbox and derives
@@ -110,6 +123,11 @@ func calibrateIn(ctx context.Context, lesson grading.Lesson, opts Options, root 
 			if why == "" {
 				why = res.Outcome.Detail
 			}
+			for _, c := range res.Checks {
+				if c.Status == grading.StatusFail {
+					why += fmt.Sprintf(" [%s: %s]", c.ID, grading.Clip(c.Message, 600))
+				}
+			}
 			return nil, nil, fmt.Errorf("calibrating: the reference server (%s) did not pass its own grading in the %s sandbox: %s; "+
 				"check the sandbox, or give a time scale to skip calibration", strings.Join(opts.Reference, " "), opts.Sandbox.Name(), why)
 		}
@@ -121,6 +139,9 @@ func calibrateIn(ctx context.Context, lesson grading.Lesson, opts Options, root 
 	cal := &Calibration{Measured: measured, Designed: lesson.Designed(opts.Sandbox.StartCost())}
 	// Rounded up to a twentieth, so deadlines read well in reports.
 	cal.Scale = max(1, math.Ceil(20*CalibrationFactor*float64(cal.Measured)/float64(cal.Designed))/20)
+	if cal.Scale > MaxCalibratedScale {
+		cal.Scale, cal.Capped = MaxCalibratedScale, true
+	}
 	return cal, transcript, nil
 }
 

@@ -358,3 +358,20 @@ x[::4096] = b"1" * len(x[::4096])
 		t.Errorf("outcome %s (%s), want killed-for-memory", r.Outcome.Kind, r.Outcome.Detail)
 	}
 }
+
+// A calibration that asked for more than MaxCalibratedScale is capped, and
+// the summary says so and why no student loses by it.
+func TestSummarySaysTheScaleWasCapped(t *testing.T) {
+	c := sampleClass(t)
+	c.Calibration = &class.Calibration{Measured: 15 * time.Second, Designed: 1570 * time.Millisecond, Scale: class.MaxCalibratedScale, Capped: true}
+	c.TimeScale = class.MaxCalibratedScale
+	var b bytes.Buffer
+	if err := c.WriteSummary(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := "Deadlines × 4.00, calibrated: the reference server took 15s here against 1.57s designed (scale = max(1, 1.25 × measured / designed), " +
+		"at most 4: the machine was busy with more than this grading, and a deadline missed at this scale is graded again at four times it before it costs a point).\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("summary:\n%s\nwant a line:\n%s", b.String(), want)
+	}
+}

@@ -2,13 +2,9 @@ package class_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"reflect"
 	"sync"
 	"testing"
 
-	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/sandbox"
 	"github.com/mcplab/mcplab/internal/kinds"
@@ -30,28 +26,14 @@ func clientClass(t *testing.T, mistakes map[string]string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	subs := filepath.Join(testkit.OpenDir(t), "submissions")
+	runs := map[string]string{}
 	for name, mistake := range mistakes {
-		dir := filepath.Join(subs, name)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "client"), data, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		run := "#!/bin/sh\nexec \"$(dirname \"$0\")/client\" \"$@\"\n"
+		runs[name] = "#!/bin/sh\nexec \"$(dirname \"$0\")/client\" \"$@\"\n"
 		if mistake != "" {
-			run = "#!/bin/sh\nexec \"$(dirname \"$0\")/client\" -mistake " + mistake + " \"$@\"\n"
-		}
-		if err := os.WriteFile(filepath.Join(dir, "run"), []byte(run), 0o755); err != nil {
-			t.Fatal(err)
+			runs[name] = "#!/bin/sh\nexec \"$(dirname \"$0\")/client\" -mistake " + mistake + " \"$@\"\n"
 		}
 	}
-	return subs
+	return programClass(t, exe, "client", runs, nil)
 }
 
 // checkClientClass grades a lesson 3 class (with scale 0, calibrating
@@ -69,25 +51,8 @@ func checkClientClass(t *testing.T, sb sandbox.Sandbox, scale float64) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{"good": nil, "no-truncate": {"truncation"}, "no-kill": {"timeout-teardown"}, "first-event": {"response-by-id"}}
-	if len(c.Students) != len(want) {
-		t.Fatalf("graded %d students, want %d", len(c.Students), len(want))
-	}
+	checkFailedSets(t, c, want)
 	for _, st := range c.Students {
-		res := st.Result
-		var skipped []string
-		for _, ch := range res.Checks {
-			if ch.Status == grading.StatusSkip {
-				skipped = append(skipped, ch.ID+": "+ch.Message)
-			}
-		}
-		if got := res.Failed(); !reflect.DeepEqual(got, want[st.Name]) || len(skipped) > 0 || !res.Gradable {
-			t.Errorf("%s: failed %v, want %v; skipped %v; %s %s", st.Name, got, want[st.Name], skipped, res.Outcome.Kind, res.Problem)
-			for _, ch := range res.Checks {
-				if ch.Status == grading.StatusFail {
-					t.Logf("%s: %s", ch.ID, ch.Message)
-				}
-			}
-		}
 		for _, f := range st.Flags {
 			t.Errorf("%s: flagged %s", st.Name, f)
 		}

@@ -51,13 +51,15 @@ func TestConfirmReplaysOnlyWhatShowsTheDeadlineAgain(t *testing.T) {
 	t.Parallel()
 	server := filepath.Join(testdata(t), "servers", "student_py", "server.py")
 	res, runs := playedScenarios(t, grading.Grade, grading.Options{Lesson: 1, Student: proc.Command{Path: "python3", Args: []string{server, "--mistake", "sequential"}}})
-	if len(runs) != 2 || len(runs[0]) != 11 || len(runs[1]) == 0 || runs[1][0] != "03-concurrent" {
-		t.Fatalf("scenarios played: %v; want the 11 of lesson 1, then 03-concurrent first", runs)
+	if len(runs) != 2 || len(runs[0]) != 11 || !slices.Contains(runs[1], "03-concurrent") {
+		t.Fatalf("scenarios played: %v; want the 11 of lesson 1, then a rerun with 03-concurrent", runs)
 	}
 	// A machine loaded enough to make a check the server passes miss a
-	// deadline in the first run has the rerun play on to clear it; else
-	// the rerun ends with the one scenario that shows the check again.
-	if res.Confirmed != nil && slices.Equal(res.Confirmed.Rerun, []string{"order.concurrent"}) && len(runs[1]) != 1 {
+	// deadline in the first run (CI's fresh machines do: 06-not-json and
+	// 07-not-an-object too) has the rerun play those scenarios as well, and
+	// on to clear the checks; else the rerun is the one scenario that shows
+	// the check again.
+	if res.Confirmed != nil && slices.Equal(res.Confirmed.Rerun, []string{"order.concurrent"}) && !slices.Equal(runs[1], []string{"03-concurrent"}) {
 		t.Errorf("the rerun played %v; want 03-concurrent alone, where order.concurrent failed again", runs[1])
 	}
 	want := readExpected(t)["py-sequential"]

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -260,4 +261,60 @@ func tableScore(r *grading.Result) string {
 		return "-"
 	}
 	return strconv.Itoa(r.Score) + "/" + strconv.Itoa(r.MaxScore)
+}
+
+// programClass makes a class in a fresh folder: each submission NAME
+// holds a copy of the program exe as the file program, and the run
+// script runs[NAME]; extra, when not nil, adds more files to each
+// submission's folder. It returns the submissions folder.
+func programClass(t testing.TB, exe, program string, runs map[string]string, extra func(dir string)) string {
+	t.Helper()
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs := filepath.Join(testkit.OpenDir(t), "submissions")
+	for name, run := range runs {
+		dir := filepath.Join(subs, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if extra != nil {
+			extra(dir)
+		}
+		if err := os.WriteFile(filepath.Join(dir, program), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "run"), []byte(run), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return subs
+}
+
+// checkFailedSets checks that every student of c is gradable, fails
+// exactly the checks want names for it and has none left unjudged; it
+// logs the message of each check failed when they differ.
+func checkFailedSets(t testing.TB, c *class.Class, want map[string][]string) {
+	t.Helper()
+	if len(c.Students) != len(want) {
+		t.Fatalf("graded %d students, want %d", len(c.Students), len(want))
+	}
+	for _, st := range c.Students {
+		res := st.Result
+		var skipped []string
+		for _, ch := range res.Checks {
+			if ch.Status == grading.StatusSkip {
+				skipped = append(skipped, ch.ID+": "+ch.Message)
+			}
+		}
+		if got := res.Failed(); !reflect.DeepEqual(got, want[st.Name]) || len(skipped) > 0 || !res.Gradable {
+			t.Errorf("%s: failed %v, want %v; skipped %v; %s %s", st.Name, got, want[st.Name], skipped, res.Outcome.Kind, res.Problem)
+			for _, ch := range res.Checks {
+				if ch.Status == grading.StatusFail {
+					t.Logf("%s: %s", ch.ID, ch.Message)
+				}
+			}
+		}
+	}
 }

@@ -193,6 +193,11 @@ func checkHostileVerdicts(t *testing.T, sandboxName string, c *class.Class, rows
 			!anyFailed && !slices.Equal(r.Failed(), w.failed) || !flagsAsExpected(sandboxName, s.Flags, w.flags) {
 			t.Errorf("%s sandbox, %q: outcome %s, score %s, failed %v, flags %v; want %s, %s, %v, %v\n(%s)",
 				sandboxName, name, r.Outcome.Kind, score, r.Failed(), s.Flags, w.outcome, w.score, w.failed, w.flags, r.Outcome.Detail)
+			for _, c := range r.Checks {
+				if c.Status == grading.StatusFail {
+					t.Logf("%s sandbox, %q: %s failed: %s", sandboxName, name, c.ID, c.Message)
+				}
+			}
 		}
 	}
 	for name, w := range rows {

@@ -206,8 +206,12 @@ func (c *Class) WriteSummary(w io.Writer) error {
 	fmt.Fprintf(&b, "%s graded in %s with the %s sandbox, %d at a time.\n\n",
 		grading.CountOf(s.Students, "submission", "submissions"), c.Duration.Round(100*time.Millisecond), c.Sandbox, c.Jobs)
 	if cal := c.Calibration; cal != nil {
-		fmt.Fprintf(&b, "Deadlines × %.2f, calibrated: the reference server took %s here against %s designed (scale = max(1, %.2f × measured / designed)).\n\n",
-			c.TimeScale, cal.Measured.Round(time.Millisecond), cal.Designed.Round(time.Millisecond), CalibrationFactor)
+		capped := ""
+		if cal.Capped {
+			capped = fmt.Sprintf(", at most %d: the machine was busy with more than this grading, and a deadline missed at this scale is graded again at four times it before it costs a point", MaxCalibratedScale)
+		}
+		fmt.Fprintf(&b, "Deadlines × %.2f, calibrated: the reference server took %s here against %s designed (scale = max(1, %.2f × measured / designed)%s).\n\n",
+			c.TimeScale, cal.Measured.Round(time.Millisecond), cal.Designed.Round(time.Millisecond), CalibrationFactor, capped)
 	} else {
 		fmt.Fprintf(&b, "Deadlines × %.2f, as asked.\n\n", c.TimeScale)
 	}

@@ -9,8 +9,16 @@ import (
 	"github.com/mcplab/mcplab/lab/event"
 )
 
-// digits matches a run of decimal digits.
-var digits = regexp.MustCompile(`[0-9]+`)
+// count matches a run of decimal digits and, where a word follows it, that
+// word without a plural s: "1 request" and "3 requests" are one count of
+// one thing, numbers aside, as a server's grammar makes them.
+var count = regexp.MustCompile(`[0-9]+( [A-Za-z]+?)?s?\b`)
+
+// numbersAside is text with every count in it written "N", its word in the
+// singular.
+func numbersAside(text string) string {
+	return count.ReplaceAllString(text, "N$1")
+}
 
 // sameTranscript reports whether a server lesson's run is the reference
 // server's. Only what the server's own behaviour decides is compared, each
@@ -20,7 +28,8 @@ var digits = regexp.MustCompile(`[0-9]+`)
 //     id, whatever the order in which concurrent handlers wrote them;
 //   - its exit, numbers aside;
 //   - its log lines (stderr), as a multiset, numbers aside (ids, times, and
-//     the count of requests in flight when its input closed), when the
+//     the count of requests in flight when its input closed, and the
+//     plural its grammar gives that count), when the
 //     server ended by itself. A server ended by a signal (the grader stops
 //     it where a scenario ends) may have its last log lines cut: whether
 //     they were written, or crossed a container's attach stream, before the
@@ -63,9 +72,9 @@ func serverSide(events []grading.Event) []string {
 			if signalled[e.Scenario] {
 				continue
 			}
-			text = digits.ReplaceAllString(text, "N")
+			text = numbersAside(text)
 		case event.Exit:
-			text = digits.ReplaceAllString(text, "N")
+			text = numbersAside(text)
 		default:
 			continue
 		}

@@ -25,7 +25,7 @@ func TestSameTranscriptStreams(t *testing.T) {
 		ev("01", event.Answer, `{"id":2,"result":{}}`),
 		ev("01", event.Answer, `{"id":1,"result":{"waited":80}}`),
 		ev("01", event.Close, "stdin closed"),
-		ev("01", event.Stderr, "log: input closed; answering the 0 request(s) still in flight"),
+		ev("01", event.Stderr, "log: input closed; answering the 0 requests still in flight, then exiting"),
 		ev("01", event.Exit, "exited with status 0"),
 		ev("02", event.Stderr, "log: ready"),
 		ev("02", event.Stderr, "log: got wait id=2"),
@@ -41,7 +41,7 @@ func TestSameTranscriptStreams(t *testing.T) {
 		ev("01", event.Answer, `{"id":2,"result":{}}`),
 		ev("01", event.Close, "stdin closed"),
 		ev("01", event.Stderr, "log: got wait id=1"), // read after the close, under load
-		ev("01", event.Stderr, "log: input closed; answering the 1 request(s) still in flight"),
+		ev("01", event.Stderr, "log: input closed; answering the 1 request still in flight, then exiting"),
 		ev("01", event.Exit, "exited with status 0"),
 		ev("02", event.Answer, `{"id":2,"result":{"waited":0}}`),
 		ev("02", event.Exit, "was ended by signal killed"), // its log cut by the kill

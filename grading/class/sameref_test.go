@@ -76,6 +76,7 @@ func gradeFlags(t *testing.T, rounds int, subs string, opts class.Options, want 
 // and a correct server of its own are never flagged as the reference's
 // run.
 func TestSameTranscriptFlagUnderLoad(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: grades lesson 1 several times")
 	}
@@ -93,6 +94,7 @@ func TestSameTranscriptFlagUnderLoad(t *testing.T) {
 // lab's client are flagged each time (twice: a lesson 3 grading is long);
 // the test client with one mistake never is.
 func TestSameClientRunFlagUnderLoad(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: grades lesson 3 several times")
 	}
@@ -125,6 +127,7 @@ func TestSameClientRunFlagUnderLoad(t *testing.T) {
 // the container sandbox, whose attach stream carries a server's output
 // and drops what comes after the grader stops it.
 func TestSameTranscriptFlagContainer(t *testing.T) {
+	t.Parallel()
 	sb := containerSandbox(t)
 	subs := labClass(t, map[string]string{"copy-a": "serve reader", "copy-b": "serve reader", "one-more-log": "serve reader"}, "py-good")
 	both := []string{class.FlagLabBinary, class.FlagReferenceTranscript}

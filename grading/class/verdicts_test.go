@@ -26,6 +26,13 @@ import (
 //     one read on a loaded machine: a request is lost and an await runs out
 //     of time. The outcome may be timeout, and more checks may fail.
 //
+//   - go-sequential and py-sequential answer the 0 ms wait only after the
+//     5 s one. At a small scale the await of that answer runs out first
+//     (timeout, rerun once); at a large one (calibration on a busy machine
+//     gives up to MaxCalibratedScale) the answer comes in time, in the
+//     wrong order (wrong-answers, no rerun). The checks, the score and the
+//     failed set are EXPECTED.md's either way.
+//
 // crash-on-bad-json used to be here; since lesson 1's bad-lines scenario
 // sends the line that is not JSON before anything else is pending, its
 // verdict no longer depends on timing and EXPECTED.md holds it exactly.
@@ -33,8 +40,13 @@ var timingBound = map[string]struct {
 	onlyContainer bool
 	outcomes      []string
 	mustFail      []string
+	// exact keeps the failed set, score and skips EXPECTED.md's: only the
+	// outcome (and with it the attempts) may differ.
+	exact bool
 }{
-	"go-chunk-as-line": {true, []string{"timeout"}, []string{"framing.split-message", "framing.many-per-chunk"}},
+	"go-chunk-as-line": {true, []string{"timeout"}, []string{"framing.split-message", "framing.many-per-chunk"}, false},
+	"go-sequential":    {false, []string{"wrong-answers"}, nil, true},
+	"py-sequential":    {false, []string{"wrong-answers"}, nil, true},
 }
 
 // checkVerdicts grades every test submission in sb and compares each result
@@ -142,7 +154,7 @@ func verdictProblems(name, sandboxName string, w expectation, s *class.Student) 
 	if !r.Gradable {
 		fail("want gradable")
 	}
-	if bound {
+	if bound && !tb.exact {
 		for _, id := range tb.mustFail {
 			if !slices.Contains(r.Failed(), id) {
 				fail("want %s among the failed checks, whatever the timing", id)
@@ -165,14 +177,20 @@ func verdictProblems(name, sandboxName string, w expectation, s *class.Student) 
 		fail("%d checks skipped, want %v", skipped(r), w.skipped)
 	}
 	wantAttempts := 1
-	if w.outcome == string(grading.OutcomeTimeout) {
+	if r.Outcome.Kind == grading.OutcomeTimeout {
 		wantAttempts = 2
 	}
-	if s.Attempts != wantAttempts {
+	// A first run that timed out only because the machine was loaded (the
+	// calibrated scale is capped, and a CI run can be slower still) is run
+	// again at four times the scale, and that rerun's result, EXPECTED.md's
+	// as checked above, is kept and marked flaky for the teacher: the load
+	// decides whether it happens, and the verdict must be right either way.
+	rerunForLoad := s.Attempts == 2 && r.Confirmed != nil && r.Confirmed.Timeout
+	if s.Attempts != wantAttempts && !rerunForLoad {
 		fail("want %d attempt(s): only a timeout is run again", wantAttempts)
 	}
-	if r.Flaky {
-		fail("flaky")
+	if r.Flaky && !rerunForLoad {
+		fail("flaky, though its first run did not time out")
 	}
 	return problems
 }
@@ -207,5 +225,8 @@ func TestVerdictsProcessSandbox(t *testing.T) {
 func TestVerdictsContainerSandbox(t *testing.T) {
 	sb := containerSandbox(t)
 	t.Parallel()
-	checkVerdicts(t, sb, 5)
+	// Eight at once, twice DefaultJobs on two cores: the hung students'
+	// containers sit idle for minutes, and a slow report of a container's
+	// exit is confirmed at a larger scale before it costs a point.
+	checkVerdicts(t, sb, 8)
 }

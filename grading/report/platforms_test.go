@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -14,12 +13,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // Each format is checked against what its platform documents. The JSON
@@ -143,7 +142,7 @@ func (v *junitValidator) validate(t testing.TB, what string, doc []byte) {
 	if err := os.WriteFile(file, doc, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := testkit.TestContext(t)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, v.xmllint, "--noout", "--nonet", "--schema", v.schema, file).CombinedOutput()
 	if err != nil {
@@ -594,7 +593,7 @@ func TestJUnitSchema(t *testing.T) {
 	if err := os.WriteFile(file, bad, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := testkit.TestContext(t)
 	defer cancel()
 	msg, err := exec.CommandContext(ctx, v.xmllint, "--noout", "--nonet", "--schema", v.schema, file).CombinedOutput()
 	if err == nil || !strings.Contains(string(msg), "attribute 'skipped': The attribute 'skipped' is not allowed") {

@@ -15,62 +15,17 @@ import (
 type answerTest struct {
 	scenario.AnswerTest
 	test answerpath.Test
-	// includes is the value of an includes test, or nil.
-	includes json.RawMessage
 }
 
-// parseAnswerTest reads the path and test of an answer line. Besides the
-// tests of lab/answerpath there is one more, "includes VALUE": the path
-// leads to an array with an element equal to VALUE (a server's
-// supportedVersions may list more revisions than the one asked about).
+// parseAnswerTest reads the path and test of an answer line (lab/answerpath;
+// "includes VALUE" is how a line says that a server's supportedVersions
+// lists a revision, beside any others it lists).
 func parseAnswerTest(at scenario.AnswerTest) (answerTest, error) {
-	var (
-		test     answerpath.Test
-		includes json.RawMessage
-		err      error
-	)
-	if p, v, ok := strings.Cut(at.Spec, " includes "); ok && !strings.Contains(p, " ") {
-		v = strings.TrimSpace(v)
-		if !json.Valid([]byte(v)) {
-			return answerTest{}, fmt.Errorf("line %d: %q: the value %q is not JSON", at.Line, at.Text, v)
-		}
-		includes = json.RawMessage(v)
-		test.Op = "present"
-		test.Path, err = answerpath.Parse(p)
-	} else {
-		test, err = answerpath.ParseTest(at.Spec)
-	}
+	test, err := answerpath.ParseTest(at.Spec)
 	if err != nil {
 		return answerTest{}, fmt.Errorf("line %d: %q: %w", at.Line, at.Text, err)
 	}
-	return answerTest{AnswerTest: at, test: test, includes: includes}, nil
-}
-
-// testIncludes applies an includes test: the path leads to an array that
-// holds an element equal to the value.
-func (at answerTest) testIncludes(value map[string]any, line string) *grading.Failure {
-	path := at.test.Path.String()
-	want := fmt.Sprintf("%s holding %s", path, at.includes)
-	got, found, why := at.test.Path.Lookup(map[string]any(value))
-	if value == nil || !found {
-		if why == "" {
-			why = "the answer is not a JSON object"
-		}
-		return &grading.Failure{What: "in the answer, " + why, Expected: want, Actual: line}
-	}
-	arr, ok := got.([]any)
-	if !ok {
-		b, _ := json.Marshal(got)
-		return &grading.Failure{What: fmt.Sprintf("%s is %s, not an array", path, grading.Clip(string(b), 200)), Expected: want, Actual: line}
-	}
-	for _, el := range arr {
-		b, _ := json.Marshal(el)
-		if grading.JSONEqual(b, at.includes) {
-			return nil
-		}
-	}
-	b, _ := json.Marshal(got)
-	return &grading.Failure{What: fmt.Sprintf("%s is %s, without %s", path, grading.Clip(string(b), 200), at.includes), Expected: want, Actual: line}
+	return answerTest{AnswerTest: at, test: test}, nil
 }
 
 // validateAnswerTests checks a scenario's answer lines when the lesson is
@@ -137,12 +92,7 @@ func judgeAnswerTests(ev *evidence, t *grading.Tally) {
 		if json.Unmarshal([]byte(l.got.Line), &value) != nil {
 			value = nil
 		}
-		var f *grading.Failure
-		if at.includes != nil {
-			f = at.testIncludes(value, l.got.Line)
-		} else {
-			f = grading.TestAnswerPath(at.test, grading.AnswerLine{Text: l.got.Line, Value: value})
-		}
+		f := grading.TestAnswerPath(at.test, grading.AnswerLine{Text: l.got.Line, Value: value})
 		if f == nil {
 			continue
 		}

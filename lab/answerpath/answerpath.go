@@ -12,8 +12,9 @@
 // the string VALUE, or [N] for its element N (from 0), and then by #,
 // which takes the length of what was reached (a string's, in characters,
 // or an array's). A test is the path, then one of = and != (with a JSON
-// value), prefix, suffix and contains (with a JSON string), or present and
-// absent (with no value). Parsing checks the syntax only; Lookup follows a
+// value), includes (with a JSON value: the path leads to an array with an
+// element equal to it), prefix, suffix and contains (with a JSON string),
+// or present and absent (with no value). Parsing checks the syntax only; Lookup follows a
 // path into a decoded answer and says where it ran out.
 package answerpath
 
@@ -151,10 +152,10 @@ func nonEmpty(s, or string) string {
 type Test struct {
 	// Path leads to what is tested.
 	Path Path
-	// Op is =, !=, present, absent, prefix, suffix or contains.
+	// Op is =, !=, includes, present, absent, prefix, suffix or contains.
 	Op string
-	// Value is the JSON value of =, != (any JSON), prefix, suffix and
-	// contains (a string); nil for present and absent.
+	// Value is the JSON value of =, !=, includes (any JSON), prefix,
+	// suffix and contains (a string); nil for present and absent.
 	Value json.RawMessage
 }
 
@@ -174,20 +175,20 @@ func ParseTest(spec string) (Test, error) {
 		if strings.TrimSpace(value) != "" {
 			return t, fmt.Errorf("%s takes no value", op)
 		}
-	case "=", "!=", "prefix", "suffix", "contains":
+	case "=", "!=", "includes", "prefix", "suffix", "contains":
 		value = strings.TrimSpace(value)
 		if !json.Valid([]byte(value)) {
 			return t, fmt.Errorf("the value %q is not JSON", value)
 		}
 		t.Value = json.RawMessage(value)
-		if op != "=" && op != "!=" {
+		if op != "=" && op != "!=" && op != "includes" {
 			var s string
 			if json.Unmarshal(t.Value, &s) != nil {
 				return t, fmt.Errorf("%s takes a JSON string", op)
 			}
 		}
 	default:
-		return t, fmt.Errorf("unknown test %q (want =, !=, present, absent, prefix, suffix, contains)", op)
+		return t, fmt.Errorf("unknown test %q (want =, !=, includes, present, absent, prefix, suffix, contains)", op)
 	}
 	return t, nil
 }

@@ -90,8 +90,8 @@ func TestParseErrors(t *testing.T) {
 		{"a = nope", `the value "nope" is not JSON`},
 		{"a =", `the value "" is not JSON`},
 		{"a prefix 1", "prefix takes a JSON string"},
-		{"a is 1", `unknown test "is" (want =, !=, present, absent, prefix, suffix, contains)`},
-		{"a", `unknown test "" (want =, !=, present, absent, prefix, suffix, contains)`},
+		{"a is 1", `unknown test "is" (want =, !=, includes, present, absent, prefix, suffix, contains)`},
+		{"a", `unknown test "" (want =, !=, includes, present, absent, prefix, suffix, contains)`},
 	}
 	for _, c := range cases {
 		if _, err := ParseTest(c.spec); err == nil || err.Error() != c.want {
@@ -108,6 +108,8 @@ func TestParseTest(t *testing.T) {
 		{"  error.code   =  -32602 ", "error.code", "=", "-32602"},
 		{`error.message contains "tickets/get"`, "error.message", "contains", `"tickets/get"`},
 		{`result.x != {"a": [1, 2]}`, "result.x", "!=", `{"a": [1, 2]}`},
+		{`result.supportedVersions includes "2026-07-28"`, "result.supportedVersions", "includes", `"2026-07-28"`},
+		{`result.pages includes 3`, "result.pages", "includes", `3`},
 	}
 	for _, c := range cases {
 		got, err := ParseTest(c.spec)

@@ -282,11 +282,6 @@ func ParseExpectation(line string) (Expectation, error) {
 	return e, nil
 }
 
-// Lookup follows path into a decoded answer (see answerpath.Path.Lookup).
-//
-// Deprecated: use path.Lookup.
-func Lookup(v any, path answerpath.Path) (any, bool, string) { return path.Lookup(v) }
-
 // NonEmpty returns s, or or when s is empty.
 func NonEmpty(s, or string) string {
 	if s == "" {

@@ -569,14 +569,3 @@ func (sc *Scenario) Ends() StepKind {
 	}
 	return StepClose
 }
-
-// File is one file of a txtar archive.
-//
-// Deprecated: use txtar.File.
-type File = txtar.File
-
-// ParseArchive splits a txtar archive into its files, refusing a marker
-// with no name.
-//
-// Deprecated: use txtar.Files, which it calls.
-func ParseArchive(data []byte) ([]File, error) { return txtar.Files(data) }

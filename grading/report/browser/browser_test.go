@@ -27,6 +27,7 @@ import (
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/class"
 	"github.com/mcplab/mcplab/grading/report"
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // pageWithin bounds everything done with one page: loading it, the checks,
@@ -115,7 +116,7 @@ func gradeAll(t *testing.T) []*graded {
 	errs := make([]error, len(runs))
 	for i, r := range runs {
 		wg.Go(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			ctx, cancel := testkit.TestContext(t)
 			defer cancel()
 			r.res, errs[i] = kinds.Grade(ctx, r.opts)
 		})
