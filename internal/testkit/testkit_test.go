@@ -1,9 +1,14 @@
 package testkit
 
 import (
+	"maps"
 	"reflect"
+	"regexp"
+	"runtime"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestReadOddInputs(t *testing.T) {
@@ -77,5 +82,41 @@ func TestConcurrently(t *testing.T) {
 	})
 	if ran != len(names) || most != width {
 		t.Errorf("ran %d subtests, at most %d at once; want %d, at most %d", ran, most, len(names), width)
+	}
+}
+
+// TestTODOFixes reads the Fixes lists of small sources: a named TODO, one
+// in a Python comment, a part continued further down, and one that fixes
+// nothing.
+func TestTODOFixes(t *testing.T) {
+	named := "\t// TODO(lesson 1): framing.\n\t// Keep a buffer.\n\t// Fixes a.b, c.d and e.f: because\n\t// of chunks.\n\tx := 1\n" +
+		"# TODO(lesson 1): parse errors.\n# Fixes errors.parse.\n" +
+		"// TODO(lesson 1): style.\n// Nothing to fix.\n"
+	got := TODOFixes(named, regexp.MustCompile(`TODO\(lesson 1\): ([a-z][a-z ]*)\.`))
+	want := map[string][]string{"framing": {"a.b", "c.d", "e.f"}, "parse errors": {"errors.parse"}, "style": {}}
+	if !maps.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("named TODOs: %q, want %q", got, want)
+	}
+	parts := "// TODO(lesson 2), part 1: ids.\n// Fixes ids.exact (the id).\nx\n" +
+		"// TODO(lesson 2), part 1, continued: a null id.\n// Fixes ids.null and ids.exact.\n"
+	got = TODOFixes(parts, regexp.MustCompile(`TODO\(lesson 2\), part (\d+)\b`))
+	if want := []string{"ids.exact", "ids.null"}; len(got) != 1 || !slices.Equal(got["1"], want) {
+		t.Errorf("parts: %q, want part 1 %q", got, want)
+	}
+	if s := ListOrNone(nil); s != "none" {
+		t.Errorf("ListOrNone(nil) = %q", s)
+	}
+}
+
+// TestBusyCores measures the machine's load: a figure between none and
+// every core.
+func TestBusyCores(t *testing.T) {
+	busy, err := busyCores(250 * time.Millisecond)
+	if err != nil {
+		t.Skipf("no /proc/stat here: %v", err)
+	}
+	t.Logf("%.2f of %d cores busy", busy, runtime.NumCPU())
+	if busy < 0 || busy > float64(runtime.NumCPU())+0.01 {
+		t.Errorf("busyCores = %.2f, want 0 to %d", busy, runtime.NumCPU())
 	}
 }
