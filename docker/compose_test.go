@@ -96,7 +96,7 @@ func TestCompose(t *testing.T) {
 		testkit.Unavailable(t, "neither docker-compose nor docker compose is installed (docker/engine.sh installs docker-compose)",
 			"neither docker-compose nor docker compose is installed")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := testkit.TestContext(t)
 	defer cancel()
 
 	dir := t.TempDir()

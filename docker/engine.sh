@@ -51,7 +51,7 @@ if [ -n "$need_install" ]; then
 	say "installing$need_install with apt-get (it takes a while the first time)"
 	apt-get update >&2 || fail "apt-get update failed; is the Debian mirror reachable?"
 	# shellcheck disable=SC2086 # word splitting of the package list is intended
-	DEBIAN_FRONTEND=noninteractive apt-get install -y $need_install >&2 ||
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -o Dpkg::Options::=--force-unsafe-io $need_install >&2 ||
 		fail "apt-get install$need_install failed"
 fi
 

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mcplab/mcplab/internal/testkit"
 	"github.com/moby/moby/api/types/build"
@@ -138,6 +137,8 @@ type verdict struct {
 type checkResult struct {
 	ID     string `json:"id"`
 	Status string `json:"status"` // pass, fail or skip
+	// Deadline is set on a failure that rests on deadlines alone.
+	Deadline bool `json:"deadline"`
 }
 
 // failed lists the ids of the checks that did not pass, in report order.
@@ -149,6 +150,44 @@ func (v verdict) failed() []string {
 		}
 	}
 	return ids
+}
+
+// notPassed lists the ids of the checks that did not pass, whatever their
+// status.
+func (v verdict) notPassed() []string {
+	var ids []string
+	for _, c := range v.Checks {
+		if c.Status != "pass" {
+			ids = append(ids, c.ID)
+		}
+	}
+	return ids
+}
+
+// sameVerdictButDeadlines compares two verdicts of one program check by
+// check, letting a check differ only where a run that timed out cut it:
+// skipped in one run, or failed on a deadline in one run and passed or
+// skipped in the other. It says what else differs; "" when nothing does.
+func sameVerdictButDeadlines(a, b verdict) string {
+	if a.MaxScore != b.MaxScore || len(a.Checks) != len(b.Checks) {
+		return fmt.Sprintf("different lessons: %d checks of %d points, and %d of %d", len(a.Checks), a.MaxScore, len(b.Checks), b.MaxScore)
+	}
+	timedOut := a.Outcome.Kind == "timeout" || b.Outcome.Kind == "timeout"
+	cut := func(c checkResult) bool { return timedOut && (c.Status == "skip" || c.Status == "fail" && c.Deadline) }
+	var diffs []string
+	for i, ca := range a.Checks {
+		cb := b.Checks[i]
+		if ca.ID != cb.ID {
+			return fmt.Sprintf("check %d is %s in one and %s in the other", i+1, ca.ID, cb.ID)
+		}
+		if ca.Status != cb.Status && !cut(ca) && !cut(cb) {
+			diffs = append(diffs, fmt.Sprintf("%s: %s and %s, neither cut by a deadline", ca.ID, ca.Status, cb.Status))
+		}
+	}
+	if (a.Outcome.Kind == "timeout") != (b.Outcome.Kind == "timeout") && len(diffs) == 0 && a.Score != b.Score {
+		diffs = append(diffs, "only one run timed out, and the scores differ")
+	}
+	return strings.Join(diffs, "; ")
 }
 
 func (v verdict) String() string {
@@ -186,7 +225,8 @@ func gradeArgs(server ...string) []string {
 // a JavaScript server.
 func TestWorkbench(t *testing.T) {
 	needEngine(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	t.Parallel() // its own image tag and folders; its grades mostly wait
+	ctx, cancel := testkit.TestContext(t)
 	defer cancel()
 	e := newEngine(ctx, t)
 	needRunnerImage(ctx, t, e)
@@ -341,10 +381,15 @@ var starters = []struct {
 // testWorkbenchStarters grades each starter of lesson 1 in the workbench
 // and with lab on this machine, and wants the same verdict: the same score
 // and the same checks not passed. A starter not yet in the repository is
-// skipped, and so is one whose language this machine lacks.
+// skipped, and so is one whose language this machine lacks. The starters,
+// and each starter's two grades, run at the same time: a starter as shipped
+// fails checks on deadlines, which are confirmed at four times their length
+// (a minute of waiting per grade), and every grade must give its verdict
+// whatever runs beside it.
 func testWorkbenchStarters(ctx context.Context, t *testing.T, e *engine, bin string) {
 	for _, s := range starters {
 		t.Run(s.lang, func(t *testing.T) {
+			t.Parallel()
 			src := filepath.Join(repoRoot(t), s.dir)
 			if _, err := os.Stat(filepath.Join(src, s.server[1])); err != nil {
 				t.Skipf("no %s starter (%v)", s.lang, err)
@@ -363,23 +408,37 @@ func testWorkbenchStarters(ctx context.Context, t *testing.T, e *engine, bin str
 			cmd.Dir = folder
 			var out, errOut strings.Builder
 			cmd.Stdout, cmd.Stderr = &out, &errOut
-			_ = cmd.Run()
+			hostDone := make(chan error, 1)
+			go func() { hostDone <- cmd.Run() }()
+
+			r, err := e.run(ctx, t, workbenchOpts(folder, gradeArgs(s.server...)...))
+			if runErr := <-hostDone; runErr != nil && cmd.ProcessState == nil {
+				t.Fatalf("on this machine: lab grade did not run: %v", runErr)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
 			host, err := parseVerdict(out.String(), errOut.String(), cmd.ProcessState.ExitCode())
 			if err != nil {
 				t.Fatalf("on this machine: %v", err)
-			}
-
-			r, err := e.run(ctx, t, workbenchOpts(folder, gradeArgs(s.server...)...))
-			if err != nil {
-				t.Fatal(err)
 			}
 			inside, err := parseVerdict(r.stdout, r.stderr, r.code)
 			if err != nil {
 				t.Fatalf("in the workbench: %v", err)
 			}
 			t.Logf("the %s starter: %v", s.lang, inside)
-			if inside.Score != host.Score || inside.MaxScore != host.MaxScore || !slices.Equal(inside.failed(), host.failed()) {
-				t.Errorf("the %s starter graded in the workbench: %v\non this machine: %v", s.lang, inside, host)
+			// The same verdict, check by check, but for checks that rest on
+			// deadlines: a starter as shipped times out, and in a run that
+			// timed out, where the deadlines fell decides whether a check
+			// they cut is skipped, failed on that deadline, or (when its
+			// scenario had played far enough) passed. Under CI's load that
+			// differed between the two runs (framing.* skipped on the host
+			// and failed in the workbench; notifications.silent passed on
+			// the host and failed on a deadline in the workbench). Any
+			// other difference, and any score difference not made of such
+			// checks' points, fails.
+			if why := sameVerdictButDeadlines(inside, host); why != "" {
+				t.Errorf("the %s starter graded in the workbench: %v\non this machine: %v\n%s", s.lang, inside, host, why)
 			}
 		})
 	}
@@ -390,7 +449,8 @@ func testWorkbenchStarters(ctx context.Context, t *testing.T, e *engine, bin str
 // and wants full marks: the runner image has Node.
 func TestContainerSandboxNode(t *testing.T) {
 	needEngine(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	t.Parallel() // its own lab, class and folders; the grade mostly waits
+	ctx, cancel := testkit.TestContext(t)
 	defer cancel()
 	e := newEngine(ctx, t)
 	needRunnerImage(ctx, t, e)

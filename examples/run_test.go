@@ -277,6 +277,7 @@ func newPod(t *testing.T, spec podSpec, claims, dir string) pod {
 // whole class, byte for byte. What it cannot do: run the pods in a cluster,
 // in the lab image, with a Docker-in-Docker sidecar (README.md says so).
 func TestKubernetesJobRuns(t *testing.T) {
+	t.Parallel() // its own lab, class and folders: its grades mostly wait, beside the other run
 	if testing.Short() {
 		t.Skip("-short: builds the lab and grades a class four times in containers")
 	}

@@ -327,6 +327,7 @@ func copyTree(t *testing.T, src, dst string, asArtifact bool) {
 // runners, with the actions themselves and the lab installed from a
 // release (README.md says so).
 func TestGitHubActionsWorkflowRuns(t *testing.T) {
+	t.Parallel() // its own lab, class and folders: its grades mostly wait, beside the other run
 	if testing.Short() {
 		t.Skip("-short: builds the lab and grades a class four times")
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcplab/mcplab/internal/testkit"
 )
 
 // TestForwarderDLL checks the layout ForwarderDLL writes: the PE headers,
@@ -52,7 +54,7 @@ func TestWindowsBuildUnderWine(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command on PATH to build the Windows programs with")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	ctx, cancel := testkit.TestContext(t)
 	defer cancel()
 	dir := t.TempDir()
 	buildWindows(ctx, t, goTool, "build", "-o", filepath.Join(dir, "lab.exe"), "github.com/mcplab/mcplab/cmd/lab")
