@@ -29,16 +29,26 @@ type Confirmation struct {
 	// could not be judged) in the rerun, so they were not charged.
 	Rerun   []string `json:"rerun,omitempty"`
 	Cleared []string `json:"cleared,omitempty"`
+	// Judged lists the checks the first run could not judge and the rerun
+	// did: they have the rerun's verdict (see judgeSkipped).
+	Judged []string `json:"judged,omitempty"`
 	// Timeout is set when the first run as a whole timed out and the
 	// rerun's result was kept.
 	Timeout bool `json:"timeout,omitempty"`
 }
 
 // NeedsConfirming reports whether res has a verdict that rests on deadlines
-// alone: a run that timed out as a whole, or a failed check every piece of
-// evidence against which is a wait that ran out.
+// alone: a run that timed out as a whole, a failed check every piece of
+// evidence against which is a wait that ran out, or a check left unjudged
+// only because a deadline cut its evidence short.
 func NeedsConfirming(res *Result) bool {
-	return res != nil && (res.Outcome.Kind == OutcomeTimeout || len(deadlineFailures(res)) > 0)
+	return res != nil && (res.Outcome.Kind == OutcomeTimeout || len(deadlineFailures(res)) > 0 || deadlineSkips(res))
+}
+
+// deadlineSkips reports whether res has a check left unjudged only because
+// a deadline cut its evidence short (CheckResult.Deadline on a skip).
+func deadlineSkips(res *Result) bool {
+	return slices.ContainsFunc(res.Checks, func(c CheckResult) bool { return c.Status == StatusSkip && c.Deadline })
 }
 
 // deadlineFailures lists the ids of the failed checks of res whose failure
@@ -190,7 +200,14 @@ func confirmChecks(first, second *Result, scale float64) *Result {
 		first.Checks[i] = again
 	}
 	if !failedAgain(second, rerun) {
-		judgeSkipped(first, second)
+		conf.Judged = judgeSkipped(first, second)
+		if first.Outcome.Kind != OutcomeTimeout && sameStatuses(first, second) {
+			// The rerun played every scenario and alone shows every
+			// verdict: its transcript is the evidence a report shows and
+			// a teacher compares, not the first run's, whose deadlines
+			// the machine missed.
+			first.Transcript, first.Orders = second.Transcript, second.Orders
+		}
 	}
 	first.Score = 0
 	for _, c := range first.Checks {
@@ -199,6 +216,8 @@ func confirmChecks(first, second *Result, scale float64) *Result {
 	first.Confirmed = conf
 	var note string
 	switch {
+	case len(rerun) == 0:
+		// Only skips were confirmed: their messages say what the rerun found.
 	case len(conf.Cleared) == len(rerun):
 		note = fmt.Sprintf(" %s (%s) failed only because a deadline passed; graded again with every deadline %g times longer, %s: the machine was slow, not the program, so %s no points.",
 			CountOf(len(rerun), "check", "checks"), strings.Join(rerun, ", "), float64(ConfirmScale),
@@ -215,6 +234,10 @@ func confirmChecks(first, second *Result, scale float64) *Result {
 		first.Outcome = Outcome{Kind: OutcomePassed, Detail: "Every check passed."}
 	} else if first.Outcome.Kind == OutcomeWrongAnswers {
 		first.Outcome.Detail = fmt.Sprintf("%s failed: %s.", CountOf(len(failed), "check", "checks"), strings.Join(failed, ", "))
+	}
+	if len(conf.Judged) > 0 {
+		note += fmt.Sprintf(" %s (%s) could not be judged in the first run and %s the verdict of the rerun, which had every deadline %g times longer.",
+			CountOf(len(conf.Judged), "check", "checks"), strings.Join(conf.Judged, ", "), Pick(len(conf.Judged), "takes", "take"), float64(ConfirmScale))
 	}
 	if first.Outcome.Kind == OutcomeTimeout {
 		conf.Timeout = true
@@ -235,8 +258,10 @@ func confirmChecks(first, second *Result, scale float64) *Result {
 // and when that step failed on a deadline the rerun, at a larger scale,
 // has the evidence the first run lacked. Never hiding a check's evidence
 // behind a slow machine's fault, the rerun's verdict stands, pass or fail,
-// and its message says where it comes from.
-func judgeSkipped(first, second *Result) {
+// and its message says where it comes from. It returns the ids of the
+// checks it gave a verdict, in check order.
+func judgeSkipped(first, second *Result) []string {
+	var judged []string
 	for i, c := range first.Checks {
 		if c.Status != StatusSkip {
 			continue
@@ -249,7 +274,22 @@ func judgeSkipped(first, second *Result) {
 		again.Message = strings.TrimSpace(fmt.Sprintf("Not judged in the first run (%s); judged in the rerun with every deadline %g times longer. %s",
 			strings.TrimSuffix(strings.TrimPrefix(c.Message, "Not judged: "), "."), float64(ConfirmScale), again.Message))
 		first.Checks[i] = again
+		judged = append(judged, c.ID)
 	}
+	return judged
+}
+
+// sameStatuses reports whether every check of a has the status it has in b.
+func sameStatuses(a, b *Result) bool {
+	if len(a.Checks) != len(b.Checks) {
+		return false
+	}
+	for i, c := range a.Checks {
+		if c.ID != b.Checks[i].ID || c.Status != b.Checks[i].Status {
+			return false
+		}
+	}
+	return true
 }
 
 // timedOutAgain says how the rerun of a run that timed out ended, when it

@@ -376,3 +376,118 @@ func TestConfirmJudgesWhatTheFirstRunCouldNotJudge(t *testing.T) {
 		})
 	}
 }
+
+// givenUp is the tally of a scenario in which the program's own timeout
+// cut the evidence short: answers failed and exit-on-eof could not be
+// judged, and the judge said it all rests on that deadline.
+func givenUp() *Tally {
+	t := NewTally()
+	t.Fail(Failure{Scenario: "s", What: "the answer to command 1 lists no tools of notes"}, "answers")
+	t.Skip("while command 2 ran, the client sent nothing", "exit-on-eof")
+	t.RestOnDeadline("the client had given up on notes")
+	return t
+}
+
+func TestRestOnDeadlineMarksEveryFailureAndSkip(t *testing.T) {
+	res := &Result{}
+	res.Judge(confirmChecksCatalogue, givenUp())
+	answers, exit := check(t, res, "answers"), check(t, res, "exit-on-eof")
+	if answers.Status != StatusFail || !answers.Deadline || !strings.Contains(answers.Message, "the answer to command 1 lists no tools of notes; the client had given up on notes.") {
+		t.Errorf("answers: %s, deadline %v, %q: want a failure resting on the deadline, saying why", answers.Status, answers.Deadline, answers.Message)
+	}
+	if exit.Status != StatusSkip || !exit.Deadline {
+		t.Errorf("exit-on-eof: %s, deadline %v: want a skip resting on the deadline", exit.Status, exit.Deadline)
+	}
+	if !NeedsConfirming(res) {
+		t.Error("a result whose failures and skips rest on a deadline needs confirming")
+	}
+	// A skip with a reason of its own beside one that rests on a deadline
+	// would be skipped again: it asks for no rerun.
+	other := NewTally()
+	other.Test("answers")
+	other.Skip("no scenario sends a notification", "exit-on-eof")
+	mixed := MergeTallies([]*Tally{givenUpSkipOnly(), other})
+	res = &Result{}
+	res.Judge(confirmChecksCatalogue, mixed)
+	if c := check(t, res, "exit-on-eof"); c.Deadline || NeedsConfirming(res) {
+		t.Errorf("exit-on-eof deadline %v, needs confirming %v: want neither, since one skip does not rest on a deadline", c.Deadline, NeedsConfirming(res))
+	}
+}
+
+// givenUpSkipOnly is givenUp with answers passing: only a skip rests on
+// the deadline.
+func givenUpSkipOnly() *Tally {
+	t := NewTally()
+	t.Test("answers")
+	t.Skip("while command 2 ran, the client sent nothing", "exit-on-eof")
+	t.RestOnDeadline("the client had given up on notes")
+	return t
+}
+
+func TestConfirmTakesTheRerunWhenAGivenUpScenarioPassesAtALargerScale(t *testing.T) {
+	l := &scriptedLesson{checks: confirmChecksCatalogue, tallies: []func() *Tally{givenUp, tallyOf(false, false)}}
+	first, _ := l.Grade(context.Background(), Options{})
+	first.Transcript = []Event{{Scenario: "s", Text: "first"}}
+	rerun := &transcriptLesson{scriptedLesson: l, text: "rerun"}
+	res, err := Confirm(context.Background(), rerun, Options{TimeScale: 2}, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Score != 3 || res.Outcome.Kind != OutcomePassed || len(res.Failed()) != 0 {
+		t.Fatalf("score %d, outcome %s, failed %v: want 3/3 passed", res.Score, res.Outcome.Kind, res.Failed())
+	}
+	if c := res.Confirmed; c == nil || !slices.Equal(c.Rerun, []string{"answers"}) || !slices.Equal(c.Cleared, []string{"answers"}) || !slices.Equal(c.Judged, []string{"exit-on-eof"}) || c.Scale != 8 {
+		t.Errorf("confirmed %+v: want answers rerun and cleared, exit-on-eof judged, at scale 8", c)
+	}
+	if c := check(t, res, "exit-on-eof"); c.Status != StatusPass || !strings.Contains(c.Message, "Not judged in the first run (while command 2 ran, the client sent nothing)") {
+		t.Errorf("exit-on-eof %s %q: want the rerun's pass, saying where it comes from", c.Status, c.Message)
+	}
+	if !strings.Contains(res.Outcome.Detail, "1 check (exit-on-eof) could not be judged in the first run and takes the verdict of the rerun") {
+		t.Errorf("detail %q does not name the check the rerun judged", res.Outcome.Detail)
+	}
+	if len(res.Transcript) != 1 || res.Transcript[0].Text != "rerun" {
+		t.Errorf("transcript %+v: want the rerun's, which alone shows every verdict", res.Transcript)
+	}
+}
+
+func TestConfirmJudgesASkipThatRestsOnADeadline(t *testing.T) {
+	// No failure at all, only a skip the program's timeout caused: the
+	// rerun plays every scenario and gives the check its verdict, here a
+	// failure, which stands.
+	failsLater := func() *Tally {
+		t := NewTally()
+		t.Test("answers")
+		t.Fail(Failure{Scenario: "s", What: "the client exited with status 1"}, "exit-on-eof")
+		return t
+	}
+	l := &scriptedLesson{checks: confirmChecksCatalogue, tallies: []func() *Tally{givenUpSkipOnly, failsLater}}
+	first, _ := l.Grade(context.Background(), Options{})
+	res, err := Confirm(context.Background(), l, Options{}, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.scales) != 2 || l.opts[1].StopOnceFailed != nil {
+		t.Fatalf("%d runs, the rerun stopping once %v failed: want one rerun of every scenario", len(l.scales), l.opts[1].StopOnceFailed)
+	}
+	if c := check(t, res, "exit-on-eof"); c.Status != StatusFail || !slices.Equal(res.Confirmed.Judged, []string{"exit-on-eof"}) {
+		t.Errorf("exit-on-eof %s, confirmed %+v: want the rerun's failure, judged by the rerun", c.Status, res.Confirmed)
+	}
+	if res.Score != 2 || strings.Contains(res.Outcome.Detail, "0 checks") {
+		t.Errorf("score %d, detail %q: want 2/3 and no word about failures that were not rerun", res.Score, res.Outcome.Detail)
+	}
+}
+
+// transcriptLesson is a scriptedLesson whose runs carry a one-event
+// transcript with text.
+type transcriptLesson struct {
+	*scriptedLesson
+	text string
+}
+
+func (l *transcriptLesson) Grade(ctx context.Context, opts Options) (*Result, error) {
+	res, err := l.scriptedLesson.Grade(ctx, opts)
+	if res != nil {
+		res.Transcript = []Event{{Scenario: "s", Text: l.text}}
+	}
+	return res, err
+}

@@ -119,6 +119,9 @@ func MergeTallies(ts []*Tally) *Tally {
 		for c, why := range t.Skips {
 			out.Skips[c] = append(out.Skips[c], why...)
 		}
+		for c, n := range t.DeadlineSkips {
+			out.DeadlineSkips[c] += n
+		}
 	}
 	return out
 }

@@ -36,7 +36,9 @@ type CheckResult struct {
 	// Deadline is set on a failure that rests on deadlines alone (every
 	// piece of evidence against the check is a wait that ran out): such a
 	// failure is confirmed at a larger time scale before it is charged
-	// (see Confirm).
+	// (see Confirm). On a skip it says that every reason the check could
+	// not be judged is evidence a deadline cut short, which a rerun at a
+	// larger time scale may have.
 	Deadline bool `json:"deadline,omitempty"`
 	// Scenarios names, for a failure, the scenarios its evidence came
 	// from, in the order it came (none for evidence of no one scenario).

@@ -1,5 +1,7 @@
 package grading
 
+import "strings"
+
 // Failure is one piece of evidence against a check.
 type Failure struct {
 	Scenario string
@@ -24,10 +26,40 @@ type Tally struct {
 	// judged: such a check neither passes nor fails (unless something
 	// else failed it).
 	Skips map[string][]string
+	// DeadlineSkips counts, per check, those of its skips that rest on a
+	// deadline (see RestOnDeadline): when every skip of a check does, a
+	// rerun at a larger time scale may judge it (see Confirm).
+	DeadlineSkips map[string]int
 }
 
+// NewTally returns an empty tally.
 func NewTally() *Tally {
-	return &Tally{Tested: map[string]bool{}, Failures: map[string][]Failure{}, Skips: map[string][]string{}}
+	return &Tally{Tested: map[string]bool{}, Failures: map[string][]Failure{}, Skips: map[string][]string{}, DeadlineSkips: map[string]int{}}
+}
+
+// RestOnDeadline marks everything t holds against its checks, every
+// failure and every skip, as resting on a deadline, and adds why to each
+// failure that did not rest on one already. A judge calls it for the
+// tally of a scenario whose evidence a deadline cut short as a whole (a
+// client that gave up on a request the lab answered): what went wrong
+// after it may be the machine's load, so Confirm grades it again at a
+// larger time scale before anything is charged or left unjudged.
+func (t *Tally) RestOnDeadline(why string) {
+	for c, fs := range t.Failures {
+		for i := range fs {
+			if !fs[i].Deadline {
+				fs[i].What = strings.TrimSuffix(fs[i].What, ".") + "; " + why
+				fs[i].Deadline = true
+			}
+		}
+		t.Failures[c] = fs
+	}
+	if t.DeadlineSkips == nil {
+		t.DeadlineSkips = map[string]int{}
+	}
+	for c, why := range t.Skips {
+		t.DeadlineSkips[c] = len(why)
+	}
 }
 
 // skip records that a check could not be judged here, and why.

@@ -65,6 +65,7 @@ func verdict(c Check, t *Tally) CheckResult {
 	case len(t.Skips[c.ID]) > 0:
 		r.Status = StatusSkip
 		r.Message = "Not judged: " + strings.TrimSuffix(t.Skips[c.ID][0], ".") + "."
+		r.Deadline = t.DeadlineSkips[c.ID] == len(t.Skips[c.ID])
 	case t.Tested[c.ID]:
 		r.Status, r.Points = StatusPass, c.Points
 	default:

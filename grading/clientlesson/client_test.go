@@ -1,7 +1,9 @@
 package clientlesson_test
 
 import (
+	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -127,4 +129,50 @@ func TestClientFailuresSayWhatToDo(t *testing.T) {
 		return
 	}
 	t.Fatal("no truncation check")
+}
+
+// TestAClientTheMachineMadeGiveUpIsGradedAgain grades a correct client
+// that acts as on a machine too loaded for the first run (-loaded: it
+// gives up at once on its first tools/list to each stdio server at time
+// scale 1): the first run fails and skips checks, each of which rests on
+// the client's own deadline, and lab grade's confirmation, at four times
+// the deadlines, gives full marks, says which checks it cleared and which
+// it judged, and shows the rerun's transcript.
+func TestAClientTheMachineMadeGiveUpIsGradedAgain(t *testing.T) {
+	t.Parallel()
+	c := proc.Command{Path: bin(t, "student-client"), Args: []string{"-loaded"}}
+	opts := grading.Options{Kinds: grading.NewKinds(labKind()), Lesson: 3, Student: c, Relay: []string{bin(t, "lab"), "relay"}}
+	first, err := grading.GradeKind(context.Background(), labKind(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Failed()) == 0 {
+		t.Fatalf("the first run failed nothing (%s): the -loaded client should have lost a server's tools", first.Outcome.Detail)
+	}
+	for _, ch := range first.Checks {
+		if ch.Status != grading.StatusPass && !ch.Deadline {
+			t.Errorf("first run: %s %s rests on no deadline: %s", ch.ID, ch.Status, ch.Message)
+		}
+		if ch.Status != grading.StatusPass {
+			t.Logf("first run: %s %s: %s", ch.Status, ch.ID, ch.Message)
+		}
+		if ch.Status == grading.StatusFail && !strings.Contains(ch.Message, "a request the lab neither held nor cut") {
+			t.Errorf("first run: %s does not say the client gave up on a request: %s", ch.ID, ch.Message)
+		}
+	}
+	res, err := grading.Grade(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkClient(t, res, grading.OutcomePassed, 14, nil, nil)
+	t.Logf("after confirming: %s", res.Outcome.Detail)
+	if res.Confirmed == nil || !slices.Equal(res.Confirmed.Cleared, res.Confirmed.Rerun) || len(res.Confirmed.Rerun) == 0 {
+		t.Errorf("confirmed %+v: want every check that failed at first rerun and cleared", res.Confirmed)
+	}
+	for _, ev := range res.Transcript {
+		if strings.Contains(ev.Text, "notifications/cancelled") && strings.Contains(ev.Scenario, "everyday") {
+			t.Errorf("the transcript kept is the first run's, where the client gave up: %s", ev.Text)
+			break
+		}
+	}
 }

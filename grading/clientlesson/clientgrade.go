@@ -77,6 +77,9 @@ func gradeClient(ctx context.Context, lesson *Lesson, opts grading.Options, star
 		for _, judge := range judged {
 			judge(run, tallies[i])
 		}
+		if why := run.gaveUpUnhindered(); why != "" {
+			tallies[i].RestOnDeadline(why)
+		}
 		if opts.Enough(tallies) {
 			break
 		}

@@ -579,6 +579,53 @@ func (r *clientRun) cancelledAt(m *sentMessage) (time.Duration, bool) {
 	return 0, false
 }
 
+// gaveUpUnhindered says, when the client cancelled a request
+// (notifications/cancelled) that the lab neither held nor cut, which
+// request that was: "" when it cancelled none. The lab answers every
+// other request at once, so the client's own timeout ran out before it
+// read an answer that was on its way, which a loaded machine causes as
+// surely as a wrong program. Everything the scenario then failed or could
+// not judge may follow from it (a server given up on has no tools to
+// list), so it all rests on that deadline and is graded again at a larger
+// time scale before it is charged (grading.Tally.RestOnDeadline).
+func (r *clientRun) gaveUpUnhindered() string {
+	sent := r.sentMessages()
+	for k, n := range sent {
+		if n.method != "notifications/cancelled" {
+			continue
+		}
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(n.msg["params"], &p) != nil || p.RequestID == nil {
+			continue
+		}
+		var m *sentMessage
+		for _, q := range sent[:k] {
+			if q.isRequest() && q.server == n.server && q.http == n.http && (q.http || q.conn == n.conn) && grading.JSONEqual(q.id, p.RequestID) {
+				m = q
+			}
+		}
+		if m == nil || r.hindered(m, n.at) {
+			continue
+		}
+		return fmt.Sprintf("the client had cancelled its %s %s to %s (notifications/cancelled), a request the lab neither held nor cut, so the client's own timeout ran out before it read the answer, and what followed rests on that deadline",
+			m.method, grading.CompactJSON(m.id), m.server)
+	}
+	return ""
+}
+
+// hindered reports whether the lab held or cut request m: a held or cut
+// event on m's connection from when m came until until.
+func (r *clientRun) hindered(m *sentMessage, until time.Duration) bool {
+	for _, ev := range r.Traffic {
+		if ev.Server == m.server && ev.Conn == m.conn && (ev.Kind == event.Held || ev.Kind == event.Cut) && ev.At >= m.at && ev.At <= until {
+			return true
+		}
+	}
+	return false
+}
+
 func (r *clientRun) aliasOrder() []string {
 	var out []string
 	for _, s := range r.Scenario.Servers {

@@ -155,3 +155,37 @@ func TestPaginationChargesAPageTheClientGaveUpOnToItsDeadline(t *testing.T) {
 		})
 	}
 }
+
+// TestGivingUpOnAnAnsweredRequestRestsTheScenarioOnADeadline checks that a
+// scenario in which the client cancelled a request the lab neither held
+// nor cut (its own timeout ran out while the answer was on its way, as on
+// a loaded machine) has every failure and skip rest on that deadline,
+// and that cancelling a request the lab held, as the lesson asks, or
+// cancelling none, leaves the verdicts as they are.
+func TestGivingUpOnAnAnsweredRequestRestsTheScenarioOnADeadline(t *testing.T) {
+	rec := func(at int, conn int, kind event.Kind, text string) event.Record {
+		return event.Record{At: time.Duration(at) * time.Millisecond, Server: "notes", Conn: conn, Kind: kind, Text: text}
+	}
+	list := rec(10, 1, event.Send, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`)
+	cancel := rec(5010, 1, event.Send, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"timed out"}}`)
+	cases := []struct {
+		name    string
+		traffic []event.Record
+		want    string // "" for no deadline
+	}{
+		{"cancelled, answered", []event.Record{list, cancel, rec(5020, 1, event.Answer, `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`)},
+			"the client had cancelled its tools/list 1 to notes (notifications/cancelled), a request the lab neither held nor cut"},
+		{"cancelled, held", []event.Record{list, rec(10, 1, event.Held, "held"), cancel}, ""},
+		{"cancelled, cut", []event.Record{list, rec(20, 1, event.Cut, "cut"), cancel}, ""},
+		{"cancelled on another connection", []event.Record{list, rec(5010, 2, event.Send, cancel.Text)}, ""},
+		{"nothing cancelled", []event.Record{list, rec(20, 1, event.Answer, `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`)}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			run := &clientRun{Record: &clientplay.Record{Scenario: &clientscenario.Scenario{Name: "everyday", Servers: []clientscenario.Server{{Alias: "notes"}}}, Traffic: tc.traffic}}
+			if got := run.gaveUpUnhindered(); (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+				t.Errorf("gave up: %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

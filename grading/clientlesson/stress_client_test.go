@@ -34,17 +34,18 @@ func BenchmarkStressClient(b *testing.B) {
 
 // TestStressClientSmall is BenchmarkStressClient's setup and verdicts at
 // a size every test run can afford: one grade of each client, all three at
-// once, one core busy, at time scale 2 as the class tests grade. The
-// benchmark measures the grader at scale 1; in CI, beside every other
-// package at a load average of 30 to 40, a client's own 3 s timeout in
-// the hang scenario ran out on its tools/list, which left checks without
-// their evidence (an open fault: a skip that rests on the client's
-// timeout is not yet confirmed the way a failure is).
+// once, one core busy, at time scale 1 as the benchmark grades. In CI,
+// beside every other package at a load average of 30 to 40, a client's own
+// 3 s timeout in the hang scenario can run out on its tools/list: the
+// checks that then fail or go unjudged rest on that deadline and are
+// graded again at four times it before anything is charged, so the
+// verdicts hold (TestAClientTheMachineMadeGiveUpIsGradedAgain shows it
+// without the load).
 func TestStressClientSmall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("grades three lesson-3 clients at once; not in -short mode")
 	}
-	stressClients(t, 1, 3, 2)
+	stressClients(t, 1, 3, 1)
 }
 
 // stressClient is one client of the stress run and the verdict it must get.

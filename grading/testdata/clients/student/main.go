@@ -48,8 +48,17 @@ var mistakes = map[string]string{
 
 var mistake string
 
+// loaded makes the client act as it would on a machine too loaded for the
+// first run's deadlines, with no mistake of its own: while a stdio
+// server's timeoutMs is under 10 s (the lesson's deadlines at time scale
+// 1), its first tools/list to that server is given up at once, cancelled
+// as a timeout is; at the larger time scale of a rerun the client waits
+// as it should.
+var loaded bool
+
 func main() {
 	flag.StringVar(&mistake, "mistake", "", "the one mistake to make")
+	flag.BoolVar(&loaded, "loaded", false, "give up at once on the first tools/list to each stdio server while its timeoutMs is under 10 s, as on a machine too loaded for time scale 1")
 	config := flag.String("config", "", "the servers")
 	flag.Parse()
 	if _, ok := mistakes[mistake]; mistake != "" && !ok {
@@ -94,6 +103,7 @@ type serverConfig struct {
 	alias, command, url string
 	args                []string
 	timeout             time.Duration
+	declared            time.Duration // the timeoutMs of the configuration
 }
 
 // readConfig keeps the servers in the file's order.
@@ -122,7 +132,7 @@ func readConfig(path string) ([]*server, error) {
 		if err := dec.Decode(&e); err != nil {
 			return nil, err
 		}
-		c := serverConfig{alias: tok.(string), command: e.Command, args: e.Args, url: e.URL, timeout: 10 * time.Second}
+		c := serverConfig{alias: tok.(string), command: e.Command, args: e.Args, url: e.URL, timeout: 10 * time.Second, declared: time.Duration(e.TimeoutMs) * time.Millisecond}
 		if e.TimeoutMs > 0 && mistake != "long-timeout" {
 			c.timeout = time.Duration(e.TimeoutMs) * time.Millisecond
 		}
@@ -285,6 +295,7 @@ type server struct {
 	nextID  int
 	pending map[int]chan reply
 	dead    error
+	gaveUp  bool // under -loaded, once the first tools/list was given up
 
 	// http
 	httpc *http.Client
@@ -449,10 +460,18 @@ func (s *server) request(method string, params map[string]any) (json.RawMessage,
 	if _, err := s.stdin.Write(append(body, '\n')); err != nil {
 		return nil, err
 	}
+	wait := time.After(s.cfg.timeout)
+	if loaded && method == "tools/list" && s.cfg.declared < 10*time.Second && !s.gaveUp {
+		s.gaveUp = true
+		now := make(chan time.Time)
+		close(now)
+		wait = now
+		ch = nil // the answer is not waited for: it comes too late
+	}
 	select {
 	case r := <-ch:
 		return r.result, r.err
-	case <-time.After(s.cfg.timeout):
+	case <-wait:
 		s.mu.Lock()
 		delete(s.pending, id)
 		s.mu.Unlock()
