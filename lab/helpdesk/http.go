@@ -21,11 +21,16 @@ const MaxBody = 1 << 20
 // checks and bounds are lab/mcphttp's, but for a body whose Content-Length
 // is past MaxBody: that is refused with 413 Content Too Large before a
 // byte of it is read, as lesson 4 asks of a server (a client that sent
-// Expect: 100-continue never sends it). log gets one line per refused
-// request; nil means none.
+// Expect: 100-continue never sends it). Over HTTP the help desk is modern
+// only: the legacy era an initialize selects is scoped to an HTTP session,
+// and the help desk keeps none, so initialize is a method it does not have
+// (404, -32601, naming the versions it speaks), as the conformance suite
+// checks. log gets one line per refused request; nil means none.
 func Handler(data *Data, log func(format string, args ...any)) http.Handler {
+	srv := New(data)
+	srv.LegacyVersions = nil
 	mux := http.NewServeMux()
-	mux.Handle(Path, &mcphttp.Handler{Server: New(data), Log: log, MaxBody: MaxBody})
+	mux.Handle(Path, &mcphttp.Handler{Server: srv, Log: log, MaxBody: MaxBody})
 	return refuseLarge(mux, log)
 }
 

@@ -50,3 +50,36 @@ func TestHandlerAnswersAsStdio(t *testing.T) {
 		}
 	}
 }
+
+// Over HTTP the help desk keeps no session, so it has nowhere to keep the
+// legacy era an initialize selects: initialize is a method it does not
+// have, answered 404 with -32601 naming the versions it speaks, exact
+// bytes, as the conformance suite asks of a modern-only server.
+func TestHandlerHasNoInitialize(t *testing.T) {
+	data, err := helpdesk.LoadData(os.DirFS(lessonData))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(helpdesk.Handler(data, nil))
+	defer ts.Close()
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"},` + meta + `}}`
+	req, _ := http.NewRequest("POST", ts.URL+helpdesk.Path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "initialize")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found: initialize; this server speaks only 2026-07-28, with _meta on every request and no handshake","data":{"supported":["2026-07-28"],"requested":"2025-11-25"}}}`
+	if resp.StatusCode != http.StatusNotFound || strings.TrimSuffix(string(got), "\n") != want {
+		t.Errorf("initialize over HTTP: %d\n%s\nwant 404\n%s", resp.StatusCode, got, want)
+	}
+	// On stdio the same request still selects the legacy era.
+	if line := serve(t, body)[0]; !strings.Contains(line, `"result"`) {
+		t.Errorf("initialize on stdio: %s, want a result", line)
+	}
+}
