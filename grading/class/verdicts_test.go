@@ -88,8 +88,21 @@ func checkVerdicts(t *testing.T, sb sandbox.Sandbox, jobs int) {
 			t.Errorf("%s: not graded", name)
 			continue
 		}
-		for _, problem := range verdictProblems(name, sb.Name(), w, s) {
+		problems := verdictProblems(name, sb.Name(), w, s)
+		for _, problem := range problems {
 			t.Errorf("%s (%s sandbox): %s", describe(s), sb.Name(), problem)
+		}
+		if len(problems) > 0 && s.Result != nil {
+			// What each check that did not pass said: the evidence a
+			// verdict that differs from EXPECTED.md needs to be understood.
+			for _, ch := range s.Result.Checks {
+				if ch.Status != grading.StatusPass {
+					t.Logf("%s: %s %s (deadline %v): %s", name, ch.Status, ch.ID, ch.Deadline, ch.Message)
+				}
+			}
+			if s.Result.Confirmed != nil {
+				t.Logf("%s: confirmed %+v; outcome: %s", name, *s.Result.Confirmed, s.Result.Outcome.Detail)
+			}
 		}
 	}
 	for name := range got {

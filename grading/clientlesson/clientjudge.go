@@ -3,6 +3,7 @@ package clientlesson
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -588,7 +589,20 @@ func (r *clientRun) cancelledAt(m *sentMessage) (time.Duration, bool) {
 // not judge may follow from it (a server given up on has no tools to
 // list), so it all rests on that deadline and is graded again at a larger
 // time scale before it is charged (grading.Tally.RestOnDeadline).
+//
+// A stdio server the lab never heard from is the same fault seen earlier:
+// the client starts the relay the configuration names, and on a loaded
+// machine the client can give up on it, and end it, before the relay has
+// even connected, leaving no request to see.
 func (r *clientRun) gaveUpUnhindered() string {
+	for _, s := range r.Scenario.Servers {
+		if s.Transport != "stdio" || s.Down || r.StartErr != nil {
+			continue
+		}
+		if !slices.ContainsFunc(r.Traffic, func(ev event.Record) bool { return ev.Server == s.Alias }) {
+			return fmt.Sprintf("the lab never heard from the stdio server %s: the client did not start it, or gave it up before the relay it started had connected, which a loaded machine can cause, so what followed rests on that deadline", s.Alias)
+		}
+	}
 	sent := r.sentMessages()
 	for k, n := range sent {
 		if n.method != "notifications/cancelled" {

@@ -182,10 +182,22 @@ func TestGivingUpOnAnAnsweredRequestRestsTheScenarioOnADeadline(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			run := &clientRun{Record: &clientplay.Record{Scenario: &clientscenario.Scenario{Name: "everyday", Servers: []clientscenario.Server{{Alias: "notes"}}}, Traffic: tc.traffic}}
+			run := &clientRun{Record: &clientplay.Record{Scenario: &clientscenario.Scenario{Name: "everyday", Servers: []clientscenario.Server{{Alias: "notes", Transport: "stdio"}}}, Traffic: tc.traffic}}
 			if got := run.gaveUpUnhindered(); (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 				t.Errorf("gave up: %q, want %q", got, tc.want)
 			}
 		})
+	}
+	// A stdio server the lab never heard from (its relay had not connected
+	// when the client gave it up) rests the scenario on that deadline too;
+	// one the scenario keeps down, or an HTTP one, does not.
+	servers := []clientscenario.Server{{Alias: "notes", Transport: "stdio"}, {Alias: "docs", Transport: "stdio"}, {Alias: "old", Transport: "stdio", Down: true}, {Alias: "tickets", Transport: "http"}}
+	run := &clientRun{Record: &clientplay.Record{Scenario: &clientscenario.Scenario{Name: "everyday", Servers: servers}, Traffic: []event.Record{list}}}
+	if got := run.gaveUpUnhindered(); !strings.Contains(got, "the lab never heard from the stdio server docs") {
+		t.Errorf("a stdio server that never connected: %q", got)
+	}
+	run.Traffic = append(run.Traffic, event.Record{Server: "docs", Conn: 1, Kind: event.Start})
+	if got := run.gaveUpUnhindered(); got != "" {
+		t.Errorf("every stdio server connected, none cancelled: %q, want nothing", got)
 	}
 }
