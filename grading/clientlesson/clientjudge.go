@@ -87,6 +87,21 @@ type sentMessage struct {
 
 func (m *sentMessage) isRequest() bool { return m.method != "" && m.id != nil }
 
+// cancelledID is the requestId a notifications/cancelled names, nil when
+// m is none or names no id.
+func (m *sentMessage) cancelledID() json.RawMessage {
+	if m.method != "notifications/cancelled" {
+		return nil
+	}
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(m.msg["params"], &p) != nil {
+		return nil
+	}
+	return p.RequestID
+}
+
 func (m *sentMessage) param(name string) json.RawMessage {
 	var p map[string]json.RawMessage
 	if json.Unmarshal(m.msg["params"], &p) != nil {
@@ -452,11 +467,7 @@ func judgeClientIDs(run *clientRun, t *grading.Tally, c grading.Check) {
 				posts[fmt.Sprintf("%s#%d", m.server, m.conn)] = m
 			}
 			if m.method == "notifications/cancelled" {
-				var p struct {
-					RequestID json.RawMessage `json:"requestId"`
-				}
-				json.Unmarshal(m.msg["params"], &p)
-				closeID(k, string(grading.CompactJSON(p.RequestID)))
+				closeID(k, string(grading.CompactJSON(m.cancelledID())))
 				continue
 			}
 			if !m.isRequest() {
@@ -570,10 +581,7 @@ func (r *clientRun) cancelledAt(m *sentMessage) (time.Duration, bool) {
 		if n.server != m.server || n.conn != m.conn || n.at < m.at || n.method != "notifications/cancelled" {
 			continue
 		}
-		var p struct {
-			RequestID json.RawMessage `json:"requestId"`
-		}
-		if json.Unmarshal(n.msg["params"], &p) == nil && p.RequestID != nil && grading.JSONEqual(p.RequestID, m.id) {
+		if id := n.cancelledID(); id != nil && grading.JSONEqual(id, m.id) {
 			return n.at, true
 		}
 	}
@@ -608,15 +616,13 @@ func (r *clientRun) gaveUpUnhindered() string {
 		if n.method != "notifications/cancelled" {
 			continue
 		}
-		var p struct {
-			RequestID json.RawMessage `json:"requestId"`
-		}
-		if json.Unmarshal(n.msg["params"], &p) != nil || p.RequestID == nil {
+		cancelled := n.cancelledID()
+		if cancelled == nil {
 			continue
 		}
 		var m *sentMessage
 		for _, q := range sent[:k] {
-			if q.isRequest() && q.server == n.server && q.http == n.http && (q.http || q.conn == n.conn) && grading.JSONEqual(q.id, p.RequestID) {
+			if q.isRequest() && q.server == n.server && q.http == n.http && (q.http || q.conn == n.conn) && grading.JSONEqual(q.id, cancelled) {
 				m = q
 			}
 		}
