@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcplab/mcplab/lab/event"
 )
@@ -14,11 +15,11 @@ import (
 // twice changes nothing.
 func TestBoundTranscript(t *testing.T) {
 	var evs []Event
-	evs = append(evs, Event{Scenario: "a", AtMS: 1, Kind: event.Answer, Text: strings.Repeat("z", EventTextMax+10)})
+	evs = append(evs, Event{Scenario: "a", Record: event.Record{At: 1 * time.Millisecond, Kind: event.Answer, Text: strings.Repeat("z", EventTextMax+10)}})
 	for i := range 10 {
-		evs = append(evs, Event{Scenario: "b", AtMS: int64(i), Kind: event.Stderr, Text: strings.Repeat("q", 60<<10)})
+		evs = append(evs, Event{Scenario: "b", Record: event.Record{At: time.Duration(i) * time.Millisecond, Kind: event.Stderr, Text: strings.Repeat("q", 60<<10)}})
 	}
-	evs = append(evs, Event{Scenario: "c", AtMS: 5, Kind: event.Exit, Text: "exit status 0"})
+	evs = append(evs, Event{Scenario: "c", Record: event.Record{At: 5 * time.Millisecond, Kind: event.Exit, Text: "exit status 0"}})
 	got := BoundTranscript(evs)
 	if len(got) != 1+4+1+1 {
 		t.Fatalf("%d events, want 7", len(got))
@@ -29,7 +30,7 @@ func TestBoundTranscript(t *testing.T) {
 	note := got[5]
 	wantNote := fmt.Sprintf("… [cut: 6 more events of scenario b, %d bytes of text, were counted, not kept: a transcript keeps up to %d bytes and %d events a scenario, %d bytes and %d events in all]",
 		6*(60<<10), TranscriptScenarioMax, TranscriptEventsMax, TranscriptMax, TranscriptEventsTotalMax)
-	if note.Kind != event.Note || note.Scenario != "b" || note.AtMS != 9 || note.Text != wantNote {
+	if note.Kind != event.Note || note.Scenario != "b" || note.At != 9*time.Millisecond || note.Text != wantNote {
 		t.Errorf("note %+v, want %q at 9 ms", note, wantNote)
 	}
 	if got[6].Scenario != "c" {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 // scriptedLesson is a Lesson whose grades are given in advance: the nth
@@ -427,7 +429,7 @@ func givenUpSkipOnly() *Tally {
 func TestConfirmTakesTheRerunWhenAGivenUpScenarioPassesAtALargerScale(t *testing.T) {
 	l := &scriptedLesson{checks: confirmChecksCatalogue, tallies: []func() *Tally{givenUp, tallyOf(false, false)}}
 	first, _ := l.Grade(context.Background(), Options{})
-	first.Transcript = []Event{{Scenario: "s", Text: "first"}}
+	first.Transcript = []Event{{Scenario: "s", Record: event.Record{Text: "first"}}}
 	rerun := &transcriptLesson{scriptedLesson: l, text: "rerun"}
 	res, err := Confirm(context.Background(), rerun, Options{TimeScale: 2}, first)
 	if err != nil {
@@ -487,7 +489,7 @@ type transcriptLesson struct {
 func (l *transcriptLesson) Grade(ctx context.Context, opts Options) (*Result, error) {
 	res, err := l.scriptedLesson.Grade(ctx, opts)
 	if res != nil {
-		res.Transcript = []Event{{Scenario: "s", Text: l.text}}
+		res.Transcript = []Event{{Scenario: "s", Record: event.Record{Text: l.text}}}
 	}
 	return res, err
 }

@@ -50,7 +50,7 @@ func normalised(r *grading.Result) grading.Result {
 			// must still match.
 			continue
 		}
-		ev.AtMS = 0
+		ev.At = 0
 		n.Transcript = append(n.Transcript, ev)
 	}
 	sort.SliceStable(n.Transcript, func(i, j int) bool {

@@ -2,6 +2,7 @@ package class
 
 import (
 	"testing"
+	"time"
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/event"
@@ -13,11 +14,11 @@ import (
 func TestSameClientRun(t *testing.T) {
 	run := func(port, dir, id string, at int64, name string) []grading.Event {
 		return []grading.Event{
-			{Scenario: "everyday", AtMS: at, Kind: event.Note, Text: "configuration: {\"url\": \"http://127.0.0.1:" + port + "/mcp\"} " + dir + "/s0.sock"},
-			{Scenario: "everyday", AtMS: at + 1, Kind: event.ToServer, Text: "notes#" + id + ` {"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"}`},
-			{Scenario: "everyday", AtMS: at + 2, Kind: event.ToServer, Text: "tickets#1 [Mcp-Protocol-Version: 2026-07-28] {\"token\":\"" + dir + "\",\"url\":\"http://127.0.0.1:" + port + "/mcp\"}"},
-			{Scenario: "everyday", AtMS: at + 3, Kind: event.Answer, Text: `{"tools":["` + name + `"],"took_ms":` + id + `}`},
-			{Scenario: "everyday", AtMS: at + 4, Kind: event.Stderr, Text: "log at " + dir},
+			{Scenario: "everyday", Record: event.Record{At: time.Duration(at) * time.Millisecond, Kind: event.Note, Text: "configuration: {\"url\": \"http://127.0.0.1:" + port + "/mcp\"} " + dir + "/s0.sock"}},
+			{Scenario: "everyday", Record: event.Record{At: time.Duration(at+1) * time.Millisecond, Kind: event.ToServer, Text: "notes#" + id + ` {"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"}`}},
+			{Scenario: "everyday", Record: event.Record{At: time.Duration(at+2) * time.Millisecond, Kind: event.ToServer, Text: "tickets#1 [Mcp-Protocol-Version: 2026-07-28] {\"token\":\"" + dir + "\",\"url\":\"http://127.0.0.1:" + port + "/mcp\"}"}},
+			{Scenario: "everyday", Record: event.Record{At: time.Duration(at+3) * time.Millisecond, Kind: event.Answer, Text: `{"tools":["` + name + `"],"took_ms":` + id + `}`}},
+			{Scenario: "everyday", Record: event.Record{At: time.Duration(at+4) * time.Millisecond, Kind: event.Stderr, Text: "log at " + dir}},
 		}
 	}
 	a := run("41234", "/tmp/lab-rig-123/s456", "7", 10, "notes__search")

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/grading/class"
@@ -19,23 +20,23 @@ func TestRecordKeepsRigEvents(t *testing.T) {
 	useKey(t)
 	const alias = "desk #2 b"
 	fields := []grading.Event{
-		{Scenario: "c", AtMS: 1, Kind: event.Send, Text: `{"command":"list_tools"}` + "\n"},
-		{Scenario: "c", AtMS: 2, Kind: event.Post, Server: alias, Conn: 1, Played: true, Text: `{"id":1}`,
-			Header: http.Header{"Mcp-Protocol-Version": {"2026-07-28"}, "Mcp-Method": {"tools/list"}, "Content-Type": {"application/json"}}},
-		{Scenario: "c", AtMS: 3, Kind: event.Status, Server: alias, Conn: 1, Played: true, Status: 200, Text: "application/json"},
-		{Scenario: "c", AtMS: 4, Kind: event.Answer, Server: alias, Conn: 1, Played: true, Text: `{"id":1,"result":{}}`},
-		{Scenario: "c", AtMS: 5, Kind: event.Exit, Server: alias, Conn: 1, Played: true},
+		{Scenario: "c", Record: event.Record{At: 1 * time.Millisecond, Kind: event.Send, Text: `{"command":"list_tools"}` + "\n"}},
+		{Scenario: "c", Record: event.Record{At: 2 * time.Millisecond, Kind: event.Post, Server: alias, Conn: 1, Played: true, Text: `{"id":1}`,
+			Header: http.Header{"Mcp-Protocol-Version": {"2026-07-28"}, "Mcp-Method": {"tools/list"}, "Content-Type": {"application/json"}}}},
+		{Scenario: "c", Record: event.Record{At: 3 * time.Millisecond, Kind: event.Status, Server: alias, Conn: 1, Played: true, Status: 200, Text: "application/json"}},
+		{Scenario: "c", Record: event.Record{At: 4 * time.Millisecond, Kind: event.Answer, Server: alias, Conn: 1, Played: true, Text: `{"id":1,"result":{}}`}},
+		{Scenario: "c", Record: event.Record{At: 5 * time.Millisecond, Kind: event.Exit, Server: alias, Conn: 1, Played: true}},
 	}
 	older := []grading.Event{
-		{Scenario: "c", AtMS: 2, Kind: event.ToServer, Text: "tickets#1 [Mcp-Protocol-Version: 2026-07-28; Mcp-Method: tools/list] {\"id\":1}"},
-		{Scenario: "c", AtMS: 3, Kind: event.FromServer, Text: "tickets#1 HTTP 200 application/json"},
-		{Scenario: "c", AtMS: 5, Kind: event.Rig, Text: "tickets#1 gone"},
+		{Scenario: "c", Record: event.Record{At: 2 * time.Millisecond, Kind: event.ToServer, Text: "tickets#1 [Mcp-Protocol-Version: 2026-07-28; Mcp-Method: tools/list] {\"id\":1}"}},
+		{Scenario: "c", Record: event.Record{At: 3 * time.Millisecond, Kind: event.FromServer, Text: "tickets#1 HTTP 200 application/json"}},
+		{Scenario: "c", Record: event.Record{At: 5 * time.Millisecond, Kind: event.Rig, Text: "tickets#1 gone"}},
 	}
 	olderRead := []grading.Event{
-		{Scenario: "c", AtMS: 2, Kind: event.Post, Server: "tickets", Conn: 1, Played: true, Text: `{"id":1}`,
-			Header: http.Header{"Mcp-Protocol-Version": {"2026-07-28"}, "Mcp-Method": {"tools/list"}}},
-		{Scenario: "c", AtMS: 3, Kind: event.Status, Server: "tickets", Conn: 1, Played: true, Status: 200, Text: "application/json"},
-		{Scenario: "c", AtMS: 5, Kind: event.Exit, Server: "tickets", Conn: 1, Played: true},
+		{Scenario: "c", Record: event.Record{At: 2 * time.Millisecond, Kind: event.Post, Server: "tickets", Conn: 1, Played: true, Text: `{"id":1}`,
+			Header: http.Header{"Mcp-Protocol-Version": {"2026-07-28"}, "Mcp-Method": {"tools/list"}}}},
+		{Scenario: "c", Record: event.Record{At: 3 * time.Millisecond, Kind: event.Status, Server: "tickets", Conn: 1, Played: true, Status: 200, Text: "application/json"}},
+		{Scenario: "c", Record: event.Record{At: 5 * time.Millisecond, Kind: event.Exit, Server: "tickets", Conn: 1, Played: true}},
 	}
 	now, then := goodResult("now"), goodResult("then")
 	now.Transcript, then.Transcript = fields, older

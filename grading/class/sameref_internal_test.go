@@ -15,7 +15,7 @@ import (
 // itself, or another exit is not.
 func TestSameTranscriptStreams(t *testing.T) {
 	ev := func(sc string, kind event.Kind, text string) grading.Event {
-		return grading.Event{Scenario: sc, Kind: kind, Text: text}
+		return grading.Event{Scenario: sc, Record: event.Record{Kind: kind, Text: text}}
 	}
 	a := []grading.Event{
 		ev("01", event.Send, `{"id":1}`),

@@ -56,7 +56,7 @@ func gradeClient(ctx context.Context, lesson *Lesson, opts grading.Options, star
 		var onEvent func(grading.Event)
 		if opts.OnEvent != nil {
 			onEvent = func(ev grading.Event) {
-				opts.OnEvent(ev.Scenario, ev.Record())
+				opts.OnEvent(ev.Scenario, ev.Record)
 			}
 		}
 		opts.ScenarioStarted(sc.Name, n+1, len(lesson.Scenarios), scenarioBudget(sc, opts.TimeScale))
@@ -113,7 +113,7 @@ func lessonFolder(lesson *Lesson, dir fs.FS) (fs.FS, error) {
 func sortedEvents(evs []grading.Event) []grading.Event {
 	out := append([]grading.Event(nil), evs...)
 	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].AtMS < out[j-1].AtMS; j-- {
+		for j := i; j > 0 && out[j].At < out[j-1].At; j-- {
 			out[j], out[j-1] = out[j-1], out[j]
 		}
 	}

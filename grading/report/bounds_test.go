@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/event"
@@ -20,7 +21,7 @@ func TestEveryFormatIsBounded(t *testing.T) {
 		Checks: []grading.CheckResult{{ID: "answers", Title: "t", Status: grading.StatusFail, MaxPoints: 1,
 			Message: strings.Repeat("m", 8<<20), Expected: "e", Actual: line}}}
 	for i := range 200 {
-		r.Transcript = append(r.Transcript, grading.Event{Scenario: []string{"a", "b", "c"}[i%3], AtMS: int64(i), Kind: event.Answer, Text: line})
+		r.Transcript = append(r.Transcript, grading.Event{Scenario: []string{"a", "b", "c"}[i%3], Record: event.Record{At: time.Duration(i) * time.Millisecond, Kind: event.Answer, Text: line}})
 	}
 	for _, f := range Formats() {
 		var out, summary bytes.Buffer

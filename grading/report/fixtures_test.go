@@ -1,6 +1,8 @@
 package report
 
 import (
+	"time"
+
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/event"
 )
@@ -31,17 +33,17 @@ func passing() *grading.Result {
 		Outcome:  grading.Outcome{Kind: grading.OutcomePassed, Detail: "every check passed"},
 		Checks:   checks(),
 		Transcript: []grading.Event{
-			{Scenario: "chunks", AtMS: 0, Kind: event.Stderr, Text: "log: ready"},
-			{Scenario: "chunks", AtMS: 1, Kind: event.Send, Text: `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id`},
-			{Scenario: "chunks", AtMS: 3, Kind: event.Answer, Text: `{"jsonrpc":"2.0","id":1,"result":{}}`},
-			{Scenario: "chunks", AtMS: 4, Kind: event.Send, Text: `":"b","method":"ping"}` + "\n"},
-			{Scenario: "chunks", AtMS: 6, Kind: event.Answer, Text: `{"jsonrpc":"2.0","id":"b","result":{}}`},
-			{Scenario: "chunks", AtMS: 7, Kind: event.Close},
-			{Scenario: "chunks", AtMS: 9, Kind: event.Exit, Text: "status 0"},
-			{Scenario: "bad-lines", AtMS: 0, Kind: event.Send, Text: "not json at all\n"},
-			{Scenario: "bad-lines", AtMS: 2, Kind: event.Answer, Text: `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`},
-			{Scenario: "bad-lines", AtMS: 3, Kind: event.Close},
-			{Scenario: "bad-lines", AtMS: 4, Kind: event.Exit, Text: "status 0"},
+			{Scenario: "chunks", Record: event.Record{At: 0, Kind: event.Stderr, Text: "log: ready"}},
+			{Scenario: "chunks", Record: event.Record{At: 1 * time.Millisecond, Kind: event.Send, Text: `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id`}},
+			{Scenario: "chunks", Record: event.Record{At: 3 * time.Millisecond, Kind: event.Answer, Text: `{"jsonrpc":"2.0","id":1,"result":{}}`}},
+			{Scenario: "chunks", Record: event.Record{At: 4 * time.Millisecond, Kind: event.Send, Text: `":"b","method":"ping"}` + "\n"}},
+			{Scenario: "chunks", Record: event.Record{At: 6 * time.Millisecond, Kind: event.Answer, Text: `{"jsonrpc":"2.0","id":"b","result":{}}`}},
+			{Scenario: "chunks", Record: event.Record{At: 7 * time.Millisecond, Kind: event.Close}},
+			{Scenario: "chunks", Record: event.Record{At: 9 * time.Millisecond, Kind: event.Exit, Text: "status 0"}},
+			{Scenario: "bad-lines", Record: event.Record{At: 0, Kind: event.Send, Text: "not json at all\n"}},
+			{Scenario: "bad-lines", Record: event.Record{At: 2 * time.Millisecond, Kind: event.Answer, Text: `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`}},
+			{Scenario: "bad-lines", Record: event.Record{At: 3 * time.Millisecond, Kind: event.Close}},
+			{Scenario: "bad-lines", Record: event.Record{At: 4 * time.Millisecond, Kind: event.Exit, Text: "status 0"}},
 		},
 		Cuts:       &seed,
 		Submission: &grading.Submission{Name: "alice", Commit: "0123456789abcdef0123456789abcdef01234567"},
@@ -73,16 +75,16 @@ func failing() *grading.Result {
 		Outcome:  grading.Outcome{Kind: grading.OutcomeWrongAnswers, Detail: "1 answer was wrong: errors.parse"},
 		Checks:   cs,
 		Transcript: []grading.Event{
-			{Scenario: "bad-lines", AtMS: 0, Kind: event.Stderr, Text: "::error::pwned"},
-			{Scenario: "bad-lines", AtMS: 0, Kind: event.Stderr, Text: "   ::warning title=x::indented"},
-			{Scenario: "bad-lines", AtMS: 1, Kind: event.Stderr, Text: "text before ##[error]legacy command"},
-			{Scenario: "bad-lines", AtMS: 1, Kind: event.Stderr, Text: "cr\r::error::after a carriage return"},
-			{Scenario: "bad-lines", AtMS: 1, Kind: event.Stderr, Text: "bidi \u202eevil\u202c and C1 \u009b31m"},
-			{Scenario: "bad-lines", AtMS: 2, Kind: event.Send, Text: "not json at all\n"},
-			{Scenario: "bad-lines", AtMS: 5, Kind: event.Answer, Text: nasty},
-			{Scenario: "bad-lines", AtMS: 6, Kind: event.Stderr, Text: "# heading | cell ~~strike~~ *bold* [link](http://evil.example) www.evil.example & <b>"},
-			{Scenario: "bad-lines", AtMS: 7, Kind: event.Note, Text: "no answer to id 2 within 2s; said \"hi\"; #tag"},
-			{Scenario: "bad-lines", AtMS: 2007, Kind: event.Exit, Text: "status 0"},
+			{Scenario: "bad-lines", Record: event.Record{At: 0, Kind: event.Stderr, Text: "::error::pwned"}},
+			{Scenario: "bad-lines", Record: event.Record{At: 0, Kind: event.Stderr, Text: "   ::warning title=x::indented"}},
+			{Scenario: "bad-lines", Record: event.Record{At: 1 * time.Millisecond, Kind: event.Stderr, Text: "text before ##[error]legacy command"}},
+			{Scenario: "bad-lines", Record: event.Record{At: 1 * time.Millisecond, Kind: event.Stderr, Text: "cr\r::error::after a carriage return"}},
+			{Scenario: "bad-lines", Record: event.Record{At: 1 * time.Millisecond, Kind: event.Stderr, Text: "bidi \u202eevil\u202c and C1 \u009b31m"}},
+			{Scenario: "bad-lines", Record: event.Record{At: 2 * time.Millisecond, Kind: event.Send, Text: "not json at all\n"}},
+			{Scenario: "bad-lines", Record: event.Record{At: 5 * time.Millisecond, Kind: event.Answer, Text: nasty}},
+			{Scenario: "bad-lines", Record: event.Record{At: 6 * time.Millisecond, Kind: event.Stderr, Text: "# heading | cell ~~strike~~ *bold* [link](http://evil.example) www.evil.example & <b>"}},
+			{Scenario: "bad-lines", Record: event.Record{At: 7 * time.Millisecond, Kind: event.Note, Text: "no answer to id 2 within 2s; said \"hi\"; #tag"}},
+			{Scenario: "bad-lines", Record: event.Record{At: 2007 * time.Millisecond, Kind: event.Exit, Text: "status 0"}},
 		},
 		Cuts:       &seed,
 		Flaky:      true,
@@ -106,10 +108,10 @@ func ungradable() *grading.Result {
 		Outcome:  grading.Outcome{Kind: grading.OutcomeExited, Detail: "exit status 2"},
 		Checks:   cs,
 		Transcript: []grading.Event{
-			{Scenario: "chunks", AtMS: 0, Kind: event.Send, Text: `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"},
-			{Scenario: "chunks", AtMS: 1, Kind: event.Stderr, Text: "panic: <script>alert(1)</script>"},
-			{Scenario: "chunks", AtMS: 1, Kind: event.Stderr, Text: "::error::pwned"},
-			{Scenario: "chunks", AtMS: 2, Kind: event.Exit, Text: "status 2"},
+			{Scenario: "chunks", Record: event.Record{At: 0, Kind: event.Send, Text: `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"}},
+			{Scenario: "chunks", Record: event.Record{At: 1 * time.Millisecond, Kind: event.Stderr, Text: "panic: <script>alert(1)</script>"}},
+			{Scenario: "chunks", Record: event.Record{At: 1 * time.Millisecond, Kind: event.Stderr, Text: "::error::pwned"}},
+			{Scenario: "chunks", Record: event.Record{At: 2 * time.Millisecond, Kind: event.Exit, Text: "status 2"}},
 		},
 		DurationMS: 15,
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/event"
@@ -29,19 +30,19 @@ func assertedResult() *grading.Result {
 		name    string
 		answers []grading.Event
 	}{
-		{"kept", []grading.Event{{AtMS: 3, Text: answer(2, 0)}, {AtMS: 152, Text: answer(1, 150)}}},
-		{"broken", []grading.Event{{AtMS: 150, Text: answer(1, 150)}, {AtMS: 151, Text: answer(2, 0)}}},
-		{"missing", []grading.Event{{AtMS: 150, Text: answer(1, 150)}}},
-		{"stopped", []grading.Event{{AtMS: 3, Text: answer(2, 0)}}},
+		{"kept", []grading.Event{{Record: event.Record{At: 3 * time.Millisecond, Text: answer(2, 0)}}, {Record: event.Record{At: 152 * time.Millisecond, Text: answer(1, 150)}}}},
+		{"broken", []grading.Event{{Record: event.Record{At: 150 * time.Millisecond, Text: answer(1, 150)}}, {Record: event.Record{At: 151 * time.Millisecond, Text: answer(2, 0)}}}},
+		{"missing", []grading.Event{{Record: event.Record{At: 150 * time.Millisecond, Text: answer(1, 150)}}}},
+		{"stopped", []grading.Event{{Record: event.Record{At: 3 * time.Millisecond, Text: answer(2, 0)}}}},
 	} {
 		r.Transcript = append(r.Transcript,
-			grading.Event{Scenario: sc.name, AtMS: 0, Kind: event.Send, Text: slow},
-			grading.Event{Scenario: sc.name, AtMS: 1, Kind: event.Send, Text: fast})
+			grading.Event{Scenario: sc.name, Record: event.Record{At: 0, Kind: event.Send, Text: slow}},
+			grading.Event{Scenario: sc.name, Record: event.Record{At: 1 * time.Millisecond, Kind: event.Send, Text: fast}})
 		for _, a := range sc.answers {
 			a.Scenario, a.Kind = sc.name, event.Answer
 			r.Transcript = append(r.Transcript, a)
 		}
-		r.Transcript = append(r.Transcript, grading.Event{Scenario: sc.name, AtMS: 160, Kind: event.Close})
+		r.Transcript = append(r.Transcript, grading.Event{Scenario: sc.name, Record: event.Record{At: 160 * time.Millisecond, Kind: event.Close}})
 		r.Orders = append(r.Orders, grading.AssertedOrder{Scenario: sc.name, First: "2", Then: "1", Checks: []string{"order.concurrent"}})
 	}
 	return r

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcplab/mcplab/grading"
 	"github.com/mcplab/mcplab/lab/event"
@@ -213,7 +214,7 @@ func TestHTMLMemory(t *testing.T) {
 		Checks:  []grading.CheckResult{{ID: "answers", Title: "t", Status: grading.StatusFail, MaxPoints: 1, Message: "In scenario s0, it failed", Actual: line}}}
 	for i := range grading.TranscriptEventsTotalMax {
 		kind := []event.Kind{event.Send, event.Answer, "to-server", "from-server"}[i%4]
-		r.Transcript = append(r.Transcript, grading.Event{Scenario: "s" + strconv.Itoa(i%3), AtMS: int64(i), Kind: kind, Text: "notes#1 " + line})
+		r.Transcript = append(r.Transcript, grading.Event{Scenario: "s" + strconv.Itoa(i%3), Record: event.Record{At: time.Duration(i) * time.Millisecond, Kind: kind, Text: "notes#1 " + line}})
 	}
 	var before, after runtime.MemStats
 	runtime.GC()

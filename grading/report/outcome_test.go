@@ -12,8 +12,8 @@ import (
 // program (an old results file) is a client's when its transcript has the
 // rig's events, else a server's.
 func TestOutcomeNamesTheProgram(t *testing.T) {
-	rig := []grading.Event{{Scenario: "s", Kind: event.Rig, Text: "tickets#1 started"}}
-	send := []grading.Event{{Scenario: "s", Kind: event.Send, Text: "x\n"}}
+	rig := []grading.Event{{Scenario: "s", Record: event.Record{Kind: event.Rig, Text: "tickets#1 started"}}}
+	send := []grading.Event{{Scenario: "s", Record: event.Record{Kind: event.Send, Text: "x\n"}}}
 	for _, c := range []struct {
 		name string
 		r    grading.Result

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -291,7 +292,7 @@ func hugeResult() *grading.Result {
 	r := failing()
 	line := strings.Repeat("<&\"x", 250) // escapes to more bytes in JSON
 	for i := range 3000 {
-		r.Transcript = append(r.Transcript, grading.Event{Scenario: "flood", AtMS: int64(i), Kind: event.Stderr, Text: line})
+		r.Transcript = append(r.Transcript, grading.Event{Scenario: "flood", Record: event.Record{At: time.Duration(i) * time.Millisecond, Kind: event.Stderr, Text: line}})
 	}
 	return r
 }

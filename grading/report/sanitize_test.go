@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcplab/mcplab/grading"
+	"github.com/mcplab/mcplab/lab/event"
 )
 
 func TestClean(t *testing.T) {
@@ -36,7 +37,7 @@ func TestSanitizedCopiesEveryString(t *testing.T) {
 		Problem:    "\x1b",
 		Outcome:    grading.Outcome{Kind: "\x1b", Detail: "\x1b"},
 		Checks:     []grading.CheckResult{{ID: "\x1b", Title: "\x1b", Status: "\x1b", Message: "\x1b", Expected: "\x1b", Actual: "\x1b", Rule: "\x1b", Fix: "\x1b"}},
-		Transcript: []grading.Event{{Scenario: "\x1b", Kind: "\x1b", Text: "\x1b"}},
+		Transcript: []grading.Event{{Scenario: "\x1b", Record: event.Record{Kind: "\x1b", Text: "\x1b"}}},
 		Cuts:       &seed,
 		Submission: &grading.Submission{Name: "\x1b", Commit: "\x1b", Hash: "\x1b"},
 	}

@@ -154,7 +154,7 @@ func (c *playing) teardown() {
 	run := c.run
 	if why := c.kept.summary(c.sc.Name); why != "" {
 		c.mu.Lock()
-		run.Events = append(run.Events, event.Event{Scenario: c.sc.Name, AtMS: c.r.Since().Milliseconds(), Kind: event.Note, Text: why})
+		run.Events = append(run.Events, event.Record{At: c.r.Since(), Kind: event.Note, Text: why}.In(c.sc.Name))
 		c.mu.Unlock()
 	}
 	run.Traffic = c.r.Events()

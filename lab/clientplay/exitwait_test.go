@@ -83,8 +83,8 @@ func wantKilled(t *testing.T, run *Record, want string, after time.Duration) {
 		if ev.Kind != event.Note || ev.Text != run.Killed {
 			continue
 		}
-		if at := time.Duration(ev.AtMS) * time.Millisecond; at < (run.ClosedAt + after).Truncate(time.Millisecond) {
-			t.Errorf("killed %s after its stdin closed, want %s", at-run.ClosedAt, after)
+		if ev.At < (run.ClosedAt + after).Truncate(time.Millisecond) {
+			t.Errorf("killed %s after its stdin closed, want %s", ev.At-run.ClosedAt, after)
 		}
 		return
 	}

@@ -58,7 +58,7 @@ func (c *playing) emit(ev event.Event) {
 
 // note emits an event of the scenario at the rig's clock.
 func (c *playing) note(kind event.Kind, text string) {
-	c.emit(event.Event{Scenario: c.sc.Name, AtMS: c.r.Since().Milliseconds(), Kind: kind, Text: text})
+	c.emit(event.Record{At: c.r.Since(), Kind: kind, Text: text}.In(c.sc.Name))
 }
 
 // scaled is d at the play's time scale.

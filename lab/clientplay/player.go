@@ -122,7 +122,7 @@ func Line(ev event.Event, times bool) string {
 		text = "-- " + clipMiddle(ev.Text)
 	}
 	if times {
-		return fmt.Sprintf("%6dms %s", ev.AtMS, text)
+		return fmt.Sprintf("%6dms %s", ev.At.Milliseconds(), text)
 	}
 	return text
 }

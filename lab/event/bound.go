@@ -3,6 +3,7 @@ package event
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/mcplab/mcplab/lab/textesc"
 )
@@ -29,7 +30,7 @@ func Bound(events []Event) []Event {
 		note          int // index in out of the note for dropped events, or -1
 		dropped       int
 		droppedBytes  int64
-		lastAt        int64
+		lastAt        time.Duration
 	}
 	per := map[string]*tally{}
 	total, totalEvents := 0, 0
@@ -55,11 +56,11 @@ func Bound(events []Event) []Event {
 			total+min(size, TextMax) > TranscriptTextMax || totalEvents >= TranscriptEventsMax {
 			if t.note < 0 {
 				t.note = len(out)
-				out = append(out, Event{Scenario: e.Scenario, Kind: Note})
+				out = append(out, Event{Scenario: e.Scenario, Record: Record{Kind: Note}})
 			}
 			t.dropped++
 			t.droppedBytes += int64(size)
-			t.lastAt = max(t.lastAt, e.AtMS)
+			t.lastAt = max(t.lastAt, e.At)
 			changed = true
 			continue
 		}
@@ -72,7 +73,7 @@ func Bound(events []Event) []Event {
 		t.events++
 		total += size
 		totalEvents++
-		t.lastAt = max(t.lastAt, e.AtMS)
+		t.lastAt = max(t.lastAt, e.At)
 		out = append(out, e)
 	}
 	if !changed {
@@ -82,7 +83,7 @@ func Bound(events []Event) []Event {
 		if t.note < 0 {
 			continue
 		}
-		out[t.note].AtMS = t.lastAt
+		out[t.note].At = t.lastAt
 		out[t.note].Text = fmt.Sprintf(cutNotePrefix+"%s of scenario %s, %s of text, %s counted, not kept: "+
 			"a transcript keeps up to %d bytes and %d events a scenario, %d bytes and %d events in all]",
 			textesc.CountOf(t.dropped, "more event", "more events"), name, textesc.CountOf(int(t.droppedBytes), "byte", "bytes"), textesc.Pick(t.dropped, "was", "were"), ScenarioTextMax, ScenarioEventsMax, TranscriptTextMax, TranscriptEventsMax)

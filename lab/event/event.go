@@ -6,8 +6,8 @@
 // Send whether the scripted client wrote it on a pipe or the rig read it
 // from a relay. The scripted client, the rig and an HTTP lesson keep what
 // they see as a Record, one struct for every transport, and a graded
-// result's transcript keeps each as an Event of its scenario, with the
-// same fields.
+// result's transcript keeps each as an Event of its scenario, which embeds
+// the Record rather than copying its fields.
 //
 // Where a format that people and files already read spells a kind its own
 // way (a session's "from": "client", the rig's "eof" in a transcript), the

@@ -3,21 +3,25 @@ package event
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // An event in a file (a graded result's transcript) keeps the four keys
-// every version wrote, "scenario", "at_ms", "kind" and "text", with the
-// words a transcript shows (see TranscriptKind and TranscriptText), so a
-// reader of the format sees the bytes it always saw. An event with fields
-// of a Record's beyond those adds one key, "record", that holds them: the
-// server's alias, the connection, an HTTP request's headers, an answer's
-// status, and, where the transcript's words differ from the event's own,
-// its kind and its text as they crossed. The lab reads an event back
-// from those fields; an event an older version wrote, with no "record",
-// is read back from its words (see fromOlder).
+// every version wrote, "scenario", "at_ms" (the Record's At in whole
+// milliseconds), "kind" and "text", with the words a transcript shows (see
+// TranscriptKind and TranscriptText), so a reader of the format sees the
+// bytes it always saw. An event with fields of a Record's beyond those
+// adds one key, "record", that holds them: the server's alias, the
+// connection, an HTTP request's headers, an answer's status, and, where
+// the transcript's words differ from the event's own, its kind and its
+// text as they crossed. A field a transport adds to Record is kept in a
+// file once recordFile holds it. The lab reads an event back from those
+// fields; an event an older version wrote, with no "record", is read back
+// from its words (see fromOlder).
 
 // eventFile is an Event as a file holds it.
 type eventFile struct {
@@ -40,9 +44,11 @@ type recordFile struct {
 	Played bool        `json:"played,omitempty"`
 }
 
-// MarshalJSON writes the event as a file holds it.
+// MarshalJSON writes the event as a file holds it, its time cut to whole
+// milliseconds. Event has its own, so that nothing a Record has for json
+// is promoted in its place.
 func (e Event) MarshalJSON() ([]byte, error) {
-	f := eventFile{Scenario: e.Scenario, AtMS: e.AtMS, Kind: e.TranscriptKind(), Text: e.TranscriptText()}
+	f := eventFile{Scenario: e.Scenario, AtMS: e.At.Milliseconds(), Kind: e.TranscriptKind(), Text: e.TranscriptText()}
 	if e.Server != "" || e.Conn != 0 || e.Header != nil || e.Status != 0 || e.Played {
 		rec := &recordFile{Server: e.Server, Conn: e.Conn, Header: e.Header, Status: e.Status, Played: e.Played}
 		if f.Kind != e.Kind {
@@ -59,19 +65,19 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(f); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("event of scenario %q: %w", e.Scenario, err)
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // UnmarshalJSON reads an event as a file holds it, one of an older
-// version's included.
+// version's included; "at_ms" is read back as At in milliseconds.
 func (e *Event) UnmarshalJSON(b []byte) error {
 	var f eventFile
 	if err := json.Unmarshal(b, &f); err != nil {
 		return err
 	}
-	*e = Event{Scenario: f.Scenario, AtMS: f.AtMS, Kind: f.Kind, Text: f.Text}
+	*e = Event{Scenario: f.Scenario, Record: Record{At: time.Duration(f.AtMS) * time.Millisecond, Kind: f.Kind, Text: f.Text}}
 	rec := f.Record
 	if rec == nil {
 		*e = fromOlder(*e)
@@ -135,7 +141,7 @@ func fromOlder(e Event) Event {
 	if err != nil || conn < 0 || strconv.Itoa(conn) != where[hash+1:] {
 		return e
 	}
-	out := Event{Scenario: e.Scenario, AtMS: e.AtMS, Server: where[:hash], Conn: conn, Text: rest, Played: true}
+	out := Event{Scenario: e.Scenario, Record: Record{At: e.At, Server: where[:hash], Conn: conn, Text: rest, Played: true}}
 	switch e.Kind {
 	case ToServer:
 		out.Kind = Send

@@ -19,18 +19,18 @@ var rigEvents = []struct {
 	ev   event.Event
 	file string
 }{
-	{event.Event{Scenario: "s", AtMS: 1, Kind: event.Start, Server: "a#b c", Conn: 2, Played: true},
+	{event.Event{Scenario: "s", Record: event.Record{At: 1 * time.Millisecond, Kind: event.Start, Server: "a#b c", Conn: 2, Played: true}},
 		`{"scenario":"s","at_ms":1,"kind":"rig","text":"a#b c#2 start","record":{"kind":"start","text":"","server":"a#b c","conn":2,"played":true}}`},
-	{event.Event{Scenario: "s", AtMS: 2, Kind: event.Post, Server: "a#b c", Conn: 2, Played: true, Text: `{"id":1} `,
-		Header: http.Header{"Mcp-Protocol-Version": {"2026-07-28"}, "Mcp-Method": {"tools/list"}, "Accept": {"application/json", "text/event-stream"}}},
+	{event.Event{Scenario: "s", Record: event.Record{At: 2 * time.Millisecond, Kind: event.Post, Server: "a#b c", Conn: 2, Played: true, Text: `{"id":1} `,
+		Header: http.Header{"Mcp-Protocol-Version": {"2026-07-28"}, "Mcp-Method": {"tools/list"}, "Accept": {"application/json", "text/event-stream"}}}},
 		`{"scenario":"s","at_ms":2,"kind":"to-server","text":"a#b c#2 [Mcp-Protocol-Version: 2026-07-28; Mcp-Method: tools/list] {\"id\":1}","record":{"kind":"post","text":"{\"id\":1} ","server":"a#b c","conn":2,"header":{"Accept":["application/json","text/event-stream"],"Mcp-Method":["tools/list"],"Mcp-Protocol-Version":["2026-07-28"]},"played":true}}`},
-	{event.Event{Scenario: "s", AtMS: 3, Kind: event.Status, Server: "a#b c", Conn: 2, Played: true, Status: 202, Text: "text/event-stream"},
+	{event.Event{Scenario: "s", Record: event.Record{At: 3 * time.Millisecond, Kind: event.Status, Server: "a#b c", Conn: 2, Played: true, Status: 202, Text: "text/event-stream"}},
 		`{"scenario":"s","at_ms":3,"kind":"from-server","text":"a#b c#2 HTTP 202 text/event-stream","record":{"kind":"status","text":"text/event-stream","server":"a#b c","conn":2,"status":202,"played":true}}`},
-	{event.Event{Scenario: "s", AtMS: 4, Kind: event.Answer, Server: "a#b c", Conn: 2, Played: true, Text: `{"id":1,"result":{}}`},
+	{event.Event{Scenario: "s", Record: event.Record{At: 4 * time.Millisecond, Kind: event.Answer, Server: "a#b c", Conn: 2, Played: true, Text: `{"id":1,"result":{}}`}},
 		`{"scenario":"s","at_ms":4,"kind":"from-server","text":"a#b c#2 {\"id\":1,\"result\":{}}","record":{"kind":"answer","text":"{\"id\":1,\"result\":{}}","server":"a#b c","conn":2,"played":true}}`},
-	{event.Event{Scenario: "s", AtMS: 5, Kind: event.Close, Server: "a#b c", Conn: 2, Played: true},
+	{event.Event{Scenario: "s", Record: event.Record{At: 5 * time.Millisecond, Kind: event.Close, Server: "a#b c", Conn: 2, Played: true}},
 		`{"scenario":"s","at_ms":5,"kind":"rig","text":"a#b c#2 eof","record":{"kind":"close","text":"","server":"a#b c","conn":2,"played":true}}`},
-	{event.Event{Scenario: "s", AtMS: 6, Kind: event.Refused, Server: "a#b c", Conn: 3, Played: true, Status: 413, Text: "too long"},
+	{event.Event{Scenario: "s", Record: event.Record{At: 6 * time.Millisecond, Kind: event.Refused, Server: "a#b c", Conn: 3, Played: true, Status: 413, Text: "too long"}},
 		`{"scenario":"s","at_ms":6,"kind":"rig","text":"a#b c#3 refused too long","record":{"kind":"refused","text":"too long","server":"a#b c","conn":3,"status":413,"played":true}}`},
 }
 
@@ -67,9 +67,9 @@ func TestOtherEventsKeepTheirBytes(t *testing.T) {
 		ev   event.Event
 		file string
 	}{
-		{event.Event{Scenario: "01", AtMS: 7, Kind: event.Send, Text: "{}\n"}, `{"scenario":"01","at_ms":7,"kind":"send","text":"{}\n"}`},
-		{event.Event{Scenario: "01", Kind: event.Note, Text: "no answer within 2s"}, `{"scenario":"01","at_ms":0,"kind":"note","text":"no answer within 2s"}`},
-		{event.Event{Scenario: "h", AtMS: 9, Kind: event.Post, Server: "copy-a", Conn: 1, Header: http.Header{"Mcp-Method": {"ping"}}, Text: "{}"},
+		{event.Event{Scenario: "01", Record: event.Record{At: 7 * time.Millisecond, Kind: event.Send, Text: "{}\n"}}, `{"scenario":"01","at_ms":7,"kind":"send","text":"{}\n"}`},
+		{event.Event{Scenario: "01", Record: event.Record{Kind: event.Note, Text: "no answer within 2s"}}, `{"scenario":"01","at_ms":0,"kind":"note","text":"no answer within 2s"}`},
+		{event.Event{Scenario: "h", Record: event.Record{At: 9 * time.Millisecond, Kind: event.Post, Server: "copy-a", Conn: 1, Header: http.Header{"Mcp-Method": {"ping"}}, Text: "{}"}},
 			`{"scenario":"h","at_ms":9,"kind":"post","text":"{}","record":{"server":"copy-a","conn":1,"header":{"Mcp-Method":["ping"]}}}`},
 	} {
 		b, err := json.Marshal(c.ev)
@@ -93,25 +93,25 @@ func TestOlderRigEventsReadBack(t *testing.T) {
 		want event.Event
 	}{
 		{`{"scenario":"s","at_ms":1,"kind":"to-server","text":"notes#1 {\"id\":1}"}`,
-			event.Event{Scenario: "s", AtMS: 1, Kind: event.Send, Server: "notes", Conn: 1, Played: true, Text: `{"id":1}`}},
+			event.Event{Scenario: "s", Record: event.Record{At: 1 * time.Millisecond, Kind: event.Send, Server: "notes", Conn: 1, Played: true, Text: `{"id":1}`}}},
 		{`{"scenario":"s","at_ms":1,"kind":"to-server","text":"notes#1 [{\"id\":1}]"}`,
-			event.Event{Scenario: "s", AtMS: 1, Kind: event.Send, Server: "notes", Conn: 1, Played: true, Text: `[{"id":1}]`}},
+			event.Event{Scenario: "s", Record: event.Record{At: 1 * time.Millisecond, Kind: event.Send, Server: "notes", Conn: 1, Played: true, Text: `[{"id":1}]`}}},
 		{`{"scenario":"s","at_ms":2,"kind":"to-server","text":"tickets#3 [Mcp-Protocol-Version: 2026-07-28; Mcp-Method missing] {\"id\":2}"}`,
-			event.Event{Scenario: "s", AtMS: 2, Kind: event.Post, Server: "tickets", Conn: 3, Played: true, Text: `{"id":2}`,
-				Header: http.Header{"Mcp-Protocol-Version": {"2026-07-28"}}}},
+			event.Event{Scenario: "s", Record: event.Record{At: 2 * time.Millisecond, Kind: event.Post, Server: "tickets", Conn: 3, Played: true, Text: `{"id":2}`,
+				Header: http.Header{"Mcp-Protocol-Version": {"2026-07-28"}}}}},
 		{`{"scenario":"s","at_ms":3,"kind":"from-server","text":"tickets#3 HTTP 200 application/json"}`,
-			event.Event{Scenario: "s", AtMS: 3, Kind: event.Status, Server: "tickets", Conn: 3, Played: true, Status: 200, Text: "application/json"}},
+			event.Event{Scenario: "s", Record: event.Record{At: 3 * time.Millisecond, Kind: event.Status, Server: "tickets", Conn: 3, Played: true, Status: 200, Text: "application/json"}}},
 		{`{"scenario":"s","at_ms":4,"kind":"from-server","text":"tickets#3 {\"id\":2,\"result\":{}}"}`,
-			event.Event{Scenario: "s", AtMS: 4, Kind: event.Answer, Server: "tickets", Conn: 3, Played: true, Text: `{"id":2,"result":{}}`}},
+			event.Event{Scenario: "s", Record: event.Record{At: 4 * time.Millisecond, Kind: event.Answer, Server: "tickets", Conn: 3, Played: true, Text: `{"id":2,"result":{}}`}}},
 		{`{"scenario":"s","at_ms":5,"kind":"rig","text":"notes#1 gone"}`,
-			event.Event{Scenario: "s", AtMS: 5, Kind: event.Exit, Server: "notes", Conn: 1, Played: true}},
+			event.Event{Scenario: "s", Record: event.Record{At: 5 * time.Millisecond, Kind: event.Exit, Server: "notes", Conn: 1, Played: true}}},
 		{`{"scenario":"s","at_ms":6,"kind":"rig","text":"notes#1 held the rig holds this call"}`,
-			event.Event{Scenario: "s", AtMS: 6, Kind: event.Held, Server: "notes", Conn: 1, Played: true, Text: "the rig holds this call"}},
+			event.Event{Scenario: "s", Record: event.Record{At: 6 * time.Millisecond, Kind: event.Held, Server: "notes", Conn: 1, Played: true, Text: "the rig holds this call"}}},
 		// Words that do not read as the rig's are kept as they are.
 		{`{"scenario":"s","at_ms":7,"kind":"rig","text":"no server here"}`,
-			event.Event{Scenario: "s", AtMS: 7, Kind: event.Rig, Text: "no server here"}},
+			event.Event{Scenario: "s", Record: event.Record{At: 7 * time.Millisecond, Kind: event.Rig, Text: "no server here"}}},
 		{`{"scenario":"s","at_ms":8,"kind":"answer","text":"notes#1 {}"}`,
-			event.Event{Scenario: "s", AtMS: 8, Kind: event.Answer, Text: "notes#1 {}"}},
+			event.Event{Scenario: "s", Record: event.Record{At: 8 * time.Millisecond, Kind: event.Answer, Text: "notes#1 {}"}}},
 	} {
 		var got event.Event
 		if err := json.Unmarshal([]byte(c.old), &got); err != nil {
@@ -129,7 +129,7 @@ func TestOlderRigEventsReadBack(t *testing.T) {
 			t.Errorf("%s written again as %s: its words changed", c.old, b)
 		}
 	}
-	if got := event.FromOlder([]event.Event{{Kind: event.Send, Text: "x"}}); got[0].Played {
+	if got := event.FromOlder([]event.Event{{Record: event.Record{Kind: event.Send, Text: "x"}}}); got[0].Played {
 		t.Errorf("FromOlder read a chunk of the grader's as the rig's: %+v", got)
 	}
 }
@@ -145,18 +145,52 @@ func TestRigWords(t *testing.T) {
 	}
 }
 
+// TestEveryRecordFieldInAFile: an event with every field of its Record
+// set is read back from its file as it was, so a field a transport adds to
+// Record is one a file keeps (see recordFile): a field left zero here fails
+// until the test, and the file, hold it.
+func TestEveryRecordFieldInAFile(t *testing.T) {
+	r := event.Record{At: 3 * time.Millisecond, Kind: event.Post, Text: "{}", Server: "s", Conn: 2,
+		Header: http.Header{"Mcp-Method": {"ping"}}, Status: 202, Played: true}
+	v := reflect.ValueOf(r)
+	for i := range v.NumField() {
+		if v.Field(i).IsZero() {
+			t.Errorf("Record.%s is not set here: set it, and keep it in a file", v.Type().Field(i).Name)
+		}
+	}
+	if n := reflect.TypeFor[event.Event]().NumField(); n != 2 {
+		t.Errorf("Event has %d fields, want 2: Scenario and the Record it embeds", n)
+	}
+	b, err := json.Marshal(r.In("sc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back event.Event
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if want := r.In("sc"); !reflect.DeepEqual(back, want) {
+		t.Errorf("read back from %s:\n got %+v\nwant %+v", b, back, want)
+	}
+}
+
 // TestRecordInAndBack: a Record becomes a scenario's event, its time in
 // whole milliseconds, with every field, and back.
 func TestRecordInAndBack(t *testing.T) {
 	r := event.Record{At: 1500 * time.Microsecond, Kind: event.Status, Text: "application/json", Server: "t", Conn: 4, Status: 500, Played: true}
 	e := r.In("sc")
-	want := event.Event{Scenario: "sc", AtMS: 1, Kind: event.Status, Text: "application/json", Server: "t", Conn: 4, Status: 500, Played: true}
+	want := event.Event{Scenario: "sc", Record: event.Record{At: 1 * time.Millisecond, Kind: event.Status, Text: "application/json", Server: "t", Conn: 4, Status: 500, Played: true}}
 	if !reflect.DeepEqual(e, want) {
 		t.Errorf("In: %+v\nwant %+v", e, want)
 	}
 	r.At = time.Millisecond
-	if back := e.Record(); !reflect.DeepEqual(back, r) {
-		t.Errorf("Record: %+v\nwant %+v", back, r)
+	if !reflect.DeepEqual(e.Record, r) {
+		t.Errorf("Record: %+v\nwant %+v", e.Record, r)
+	}
+	// Before the start, the time is cut toward zero too, as
+	// Duration.Milliseconds cuts it.
+	if at := (event.Record{At: -1500 * time.Microsecond}).In("sc").At; at != -time.Millisecond {
+		t.Errorf("In at -1.5ms: %s, want -1ms", at)
 	}
 	if line := r.Line(true); line != "     1ms -- t#4 HTTP 500 application/json" {
 		t.Errorf("Line: %q", line)
@@ -167,7 +201,7 @@ func TestRecordInAndBack(t *testing.T) {
 // writes it, as a struct's fields would: json.Marshal escapes <, > and &,
 // an encoder told not to writes them as they are.
 func TestFileEscapes(t *testing.T) {
-	ev := event.Event{Scenario: "s", Kind: event.Answer, Server: "a&b", Conn: 1, Played: true, Text: "<b>"}
+	ev := event.Event{Scenario: "s", Record: event.Record{Kind: event.Answer, Server: "a&b", Conn: 1, Played: true, Text: "<b>"}}
 	b, err := json.Marshal(ev)
 	if err != nil || !strings.Contains(string(b), `"text":"a\u0026b#1 \u003cb\u003e"`) {
 		t.Errorf("json.Marshal: %s, %v", b, err)

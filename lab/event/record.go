@@ -2,32 +2,21 @@ package event
 
 import (
 	"fmt"
-	"net/http"
 	"unicode/utf8"
 )
 
 // Event is one timed happening of a run, as a transcript keeps it: what
-// a graded result lists, what lab run shows and draws.
+// a graded result lists, what lab run shows and draws. It is a Record of a
+// scenario: the Record is embedded, not copied, so a field a transport adds
+// to Record is an Event's too. A file holds an event's time in whole
+// milliseconds (see MarshalJSON), and Record.In makes an event of a record
+// at that precision.
 type Event struct {
 	// Scenario names the scenario the event belongs to.
 	Scenario string `json:"scenario"`
-	// AtMS is the time since the scenario started, in milliseconds.
-	AtMS int64 `json:"at_ms"`
-	// Kind says what the event is.
-	Kind Kind `json:"kind"`
-	// Text is the chunk, line or note, exactly as sent or received (a chunk
-	// keeps its newlines).
-	Text string `json:"text"`
-	// Server, Conn, Header, Status and Played are the Record's (see
-	// Record): the server the event is about, the connection, an HTTP
-	// request's headers, an answer's status, and whether the lab played
-	// the server (the rig's events). A file holds them as its "record"
-	// (see MarshalJSON).
-	Server string      `json:"-"`
-	Conn   int         `json:"-"`
-	Header http.Header `json:"-"`
-	Status int         `json:"-"`
-	Played bool        `json:"-"`
+	// Record is what was seen, its At the time since the scenario
+	// started.
+	Record
 }
 
 // The caps on what a transcript keeps of one scenario: each event's text

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mcplab/mcplab/lab/event"
@@ -39,7 +40,7 @@ func TestCutText(t *testing.T) {
 
 // TestBoundWithinCaps returns a transcript within the caps as it is.
 func TestBoundWithinCaps(t *testing.T) {
-	in := []event.Event{{Scenario: "a", AtMS: 1, Kind: event.Send, Text: "x"}, {Scenario: "b", AtMS: 2, Kind: event.Answer, Text: "y"}}
+	in := []event.Event{{Scenario: "a", Record: event.Record{At: 1 * time.Millisecond, Kind: event.Send, Text: "x"}}, {Scenario: "b", Record: event.Record{At: 2 * time.Millisecond, Kind: event.Answer, Text: "y"}}}
 	out := event.Bound(in)
 	if &out[0] != &in[0] || !reflect.DeepEqual(out, in) {
 		t.Errorf("a transcript within the caps changed: %+v", out)
@@ -53,9 +54,9 @@ func TestBoundWithinCaps(t *testing.T) {
 func TestBoundCountsWhatItDrops(t *testing.T) {
 	var in []event.Event
 	for i := range event.ScenarioEventsMax + 3 {
-		in = append(in, event.Event{Scenario: "flood", AtMS: int64(i), Kind: event.Answer, Text: "ab"})
+		in = append(in, event.Event{Scenario: "flood", Record: event.Record{At: time.Duration(i) * time.Millisecond, Kind: event.Answer, Text: "ab"}})
 	}
-	in = append(in, event.Event{Scenario: "calm", AtMS: 5, Kind: event.Send, Text: "hi"})
+	in = append(in, event.Event{Scenario: "calm", Record: event.Record{At: 5 * time.Millisecond, Kind: event.Send, Text: "hi"}})
 	out := event.Bound(in)
 	if len(out) != event.ScenarioEventsMax+2 {
 		t.Fatalf("%d events kept, want %d", len(out), event.ScenarioEventsMax+2)
@@ -63,7 +64,7 @@ func TestBoundCountsWhatItDrops(t *testing.T) {
 	note := out[event.ScenarioEventsMax]
 	want := fmt.Sprintf("… [cut: 3 more events of scenario flood, 6 bytes of text, were counted, not kept: a transcript keeps up to %d bytes and %d events a scenario, %d bytes and %d events in all]",
 		event.ScenarioTextMax, event.ScenarioEventsMax, event.TranscriptTextMax, event.TranscriptEventsMax)
-	if note.Kind != event.Note || note.Scenario != "flood" || note.AtMS != int64(event.ScenarioEventsMax+2) || note.Text != want {
+	if note.Kind != event.Note || note.Scenario != "flood" || note.At != time.Duration(event.ScenarioEventsMax+2)*time.Millisecond || note.Text != want {
 		t.Errorf("the note: %+v\nwant text %q at %d ms", note, want, event.ScenarioEventsMax+2)
 	}
 	if last := out[len(out)-1]; !reflect.DeepEqual(last, in[len(in)-1]) {
@@ -76,7 +77,7 @@ func TestBoundCountsWhatItDrops(t *testing.T) {
 
 // TestBoundCutsLongText cuts one event's text at TextMax and keeps it.
 func TestBoundCutsLongText(t *testing.T) {
-	in := []event.Event{{Scenario: "s", Kind: event.Answer, Text: strings.Repeat("z", event.TextMax+10)}}
+	in := []event.Event{{Scenario: "s", Record: event.Record{Kind: event.Answer, Text: strings.Repeat("z", event.TextMax+10)}}}
 	out := event.Bound(in)
 	if len(out) != 1 || len(out[0].Text) > event.TextMax || !strings.HasSuffix(out[0].Text, fmt.Sprintf("not kept: an event's text is kept up to %d bytes]", event.TextMax)) {
 		t.Errorf("got %d events, text of %d bytes ending %q", len(out), len(out[0].Text), out[0].Text[max(0, len(out[0].Text)-80):])
@@ -93,7 +94,7 @@ func TestBoundWholeTranscript(t *testing.T) {
 	var in []event.Event
 	for _, name := range []string{"a", "b", "c", "d"} {
 		for i := range event.ScenarioEventsMax {
-			in = append(in, event.Event{Scenario: name, AtMS: int64(i), Kind: event.Send, Text: "x"})
+			in = append(in, event.Event{Scenario: name, Record: event.Record{At: time.Duration(i) * time.Millisecond, Kind: event.Send, Text: "x"}})
 		}
 	}
 	out := event.Bound(in)

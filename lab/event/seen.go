@@ -19,7 +19,8 @@ import (
 // adds later adds a field here, not a struct of its own. Whoever reads a
 // Record reads its fields, never a text made of them; the words a
 // transcript prints for it are made from the fields at the edge that
-// prints them (see Event).
+// prints them. A transcript's Event embeds a Record (see Event and In),
+// so a field added here is in every transcript without a copy.
 type Record struct {
 	// At is the time since the recorder started: since the scripted
 	// client started the server, or since the rig started.
@@ -51,17 +52,12 @@ type Record struct {
 	Played bool `json:"played,omitempty"`
 }
 
-// Record is the event as a Record, its time the event's milliseconds.
-func (e Event) Record() Record {
-	return Record{At: time.Duration(e.AtMS) * time.Millisecond, Kind: e.Kind, Text: e.Text,
-		Server: e.Server, Conn: e.Conn, Header: e.Header, Status: e.Status, Played: e.Played}
-}
-
-// In is the record as an event of the scenario's transcript, its time in
-// whole milliseconds.
+// In is the record as an event of the scenario's transcript, its time
+// cut to whole milliseconds (toward zero, as Duration.Milliseconds cuts),
+// the precision a transcript's file keeps.
 func (r Record) In(scenario string) Event {
-	return Event{Scenario: scenario, AtMS: r.At.Milliseconds(), Kind: r.Kind, Text: r.Text,
-		Server: r.Server, Conn: r.Conn, Header: r.Header, Status: r.Status, Played: r.Played}
+	r.At = r.At.Truncate(time.Millisecond)
+	return Event{Scenario: scenario, Record: r}
 }
 
 // Line renders the record as one line of the scripted client's

@@ -13,19 +13,9 @@ import (
 // these words; the lab itself reads the fields.
 
 // OfRig reports whether the record is one the rig saw: of a server the
-// lab played for a client under test (see Played).
+// lab played for a client under test (see Played). An Event has it, and
+// TranscriptKind and TranscriptText, from its Record.
 func (r Record) OfRig() bool { return r.Played }
-
-// OfRig reports whether the event is one the rig saw (see Record.OfRig).
-func (e Event) OfRig() bool { return e.Played }
-
-// TranscriptKind is the kind a transcript shows the event as (see
-// Record.TranscriptKind).
-func (e Event) TranscriptKind() Kind { return e.Record().TranscriptKind() }
-
-// TranscriptText is the text a transcript shows for the event (see
-// Record.TranscriptText).
-func (e Event) TranscriptText() string { return e.Record().TranscriptText() }
 
 // TranscriptKind is the kind a transcript shows the record as: for one the
 // rig saw, ToServer for what the client sent a server (a line, an HTTP

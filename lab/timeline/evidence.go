@@ -144,7 +144,7 @@ func (ev *checkEvidence) add(si, ei int) {
 	ev.ix.byEvent[[2]int{si, ei}] = append(ev.ix.byEvent[[2]int{si, ei}], ev.check)
 	ev.refs = append(ev.refs, EvidenceRef{
 		Href:  markID(si, ei),
-		Label: fmt.Sprintf("scenario %s, event %d (%s at %d ms)", ev.scenarios[si].Name, ei+1, kindOf(e), e.AtMS),
+		Label: fmt.Sprintf("scenario %s, event %d (%s at %d ms)", ev.scenarios[si].Name, ei+1, kindOf(e), e.At.Milliseconds()),
 	})
 }
 

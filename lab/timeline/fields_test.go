@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcplab/mcplab/lab/event"
 )
@@ -18,13 +19,13 @@ import (
 func TestRigEventsPlacedByField(t *testing.T) {
 	const alias = "desk #2 b"
 	events := []event.Event{
-		{Scenario: "c", AtMS: 0, Kind: event.Send, Text: `{"command":"list_tools"}` + "\n"},
-		{Scenario: "c", AtMS: 1, Kind: event.Post, Server: alias, Conn: 1, Played: true, Text: `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
-			Header: http.Header{"Mcp-Protocol-Version": {"2026-07-28"}, "Mcp-Method": {"tools/list"}}},
-		{Scenario: "c", AtMS: 2, Kind: event.Status, Server: alias, Conn: 1, Played: true, Status: 200, Text: "application/json"},
-		{Scenario: "c", AtMS: 3, Kind: event.Answer, Server: alias, Conn: 1, Played: true, Text: `{"jsonrpc":"2.0","id":7,"result":{}}`},
-		{Scenario: "c", AtMS: 4, Kind: event.Exit, Server: alias, Conn: 1, Played: true},
-		{Scenario: "c", AtMS: 5, Kind: event.Answer, Text: `{"tools":[]}`},
+		{Scenario: "c", Record: event.Record{At: 0, Kind: event.Send, Text: `{"command":"list_tools"}` + "\n"}},
+		{Scenario: "c", Record: event.Record{At: 1 * time.Millisecond, Kind: event.Post, Server: alias, Conn: 1, Played: true, Text: `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
+			Header: http.Header{"Mcp-Protocol-Version": {"2026-07-28"}, "Mcp-Method": {"tools/list"}}}},
+		{Scenario: "c", Record: event.Record{At: 2 * time.Millisecond, Kind: event.Status, Server: alias, Conn: 1, Played: true, Status: 200, Text: "application/json"}},
+		{Scenario: "c", Record: event.Record{At: 3 * time.Millisecond, Kind: event.Answer, Server: alias, Conn: 1, Played: true, Text: `{"jsonrpc":"2.0","id":7,"result":{}}`}},
+		{Scenario: "c", Record: event.Record{At: 4 * time.Millisecond, Kind: event.Exit, Server: alias, Conn: 1, Played: true}},
+		{Scenario: "c", Record: event.Record{At: 5 * time.Millisecond, Kind: event.Answer, Text: `{"tools":[]}`}},
 	}
 	if !ClientTranscript(events) {
 		t.Fatal("a transcript with the rig's events is not a client's")
@@ -68,18 +69,18 @@ func TestRigEventsPlacedByField(t *testing.T) {
 // body that is not JSON.
 func TestHTTPCopiesDrawnByExchange(t *testing.T) {
 	post := func(at int64, copy string, conn int, id string) event.Event {
-		return event.Event{Scenario: "h", AtMS: at, Kind: event.Post, Server: copy, Conn: conn, Text: `{"jsonrpc":"2.0","id":"` + id + `","method":"tools/list"}`}
+		return event.Event{Scenario: "h", Record: event.Record{At: time.Duration(at) * time.Millisecond, Kind: event.Post, Server: copy, Conn: conn, Text: `{"jsonrpc":"2.0","id":"` + id + `","method":"tools/list"}`}}
 	}
 	events := []event.Event{
-		{Scenario: "h", AtMS: 0, Kind: event.Start, Server: "a", Text: "started with PORT=1"},
-		{Scenario: "h", AtMS: 0, Kind: event.Start, Server: "b", Text: "started with PORT=2"},
-		{Scenario: "h", AtMS: 5, Kind: event.Stderr, Server: "b", Text: "listening"},
+		{Scenario: "h", Record: event.Record{At: 0, Kind: event.Start, Server: "a", Text: "started with PORT=1"}},
+		{Scenario: "h", Record: event.Record{At: 0, Kind: event.Start, Server: "b", Text: "started with PORT=2"}},
+		{Scenario: "h", Record: event.Record{At: 5 * time.Millisecond, Kind: event.Stderr, Server: "b", Text: "listening"}},
 		post(10, "b", 1, "one"),
-		{Scenario: "h", AtMS: 11, Kind: event.Status, Server: "b", Conn: 1, Status: 200, Text: "application/json"},
-		{Scenario: "h", AtMS: 12, Kind: event.Answer, Server: "b", Conn: 1, Text: `{"jsonrpc":"2.0","id":"one","result":{}}`},
+		{Scenario: "h", Record: event.Record{At: 11 * time.Millisecond, Kind: event.Status, Server: "b", Conn: 1, Status: 200, Text: "application/json"}},
+		{Scenario: "h", Record: event.Record{At: 12 * time.Millisecond, Kind: event.Answer, Server: "b", Conn: 1, Text: `{"jsonrpc":"2.0","id":"one","result":{}}`}},
 		post(20, "a", 2, "two"),
-		{Scenario: "h", AtMS: 21, Kind: event.Status, Server: "a", Conn: 2, Status: 415, Text: "text/plain"},
-		{Scenario: "h", AtMS: 22, Kind: event.Answer, Server: "a", Conn: 2, Text: "unsupported media type"},
+		{Scenario: "h", Record: event.Record{At: 21 * time.Millisecond, Kind: event.Status, Server: "a", Conn: 2, Status: 415, Text: "text/plain"}},
+		{Scenario: "h", Record: event.Record{At: 22 * time.Millisecond, Kind: event.Answer, Server: "a", Conn: 2, Text: "unsupported media type"}},
 	}
 	p, _ := Draw(events, Judged{})
 	sc := p.Scenarios[0]

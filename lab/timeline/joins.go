@@ -162,7 +162,7 @@ func requestFor(msg message, sentSoFar []*stdinLine) *stdinLine {
 func noteOvertake(t *scenarioTimeline, msg message, e event.Event, a *mark, to *stdinLine, sentSoFar []*stdinLine) {
 	for _, l := range sentSoFar {
 		if l != to && l.answeredBy < 0 && l.msg.hasID && l.msg.method != "" && l.n < to.n && l.msg.id != "null" {
-			t.Orders = append(t.Orders, fmt.Sprintf("id %s (line %d) was answered at %d ms, before id %s (line %d), which was sent first and was still waiting", msg.id, to.n, e.AtMS, l.msg.id, l.n))
+			t.Orders = append(t.Orders, fmt.Sprintf("id %s (line %d) was answered at %d ms, before id %s (line %d), which was sent first and was still waiting", msg.id, to.n, e.At.Milliseconds(), l.msg.id, l.n))
 			if a.Drawn {
 				t.OrderTags = append(t.OrderTags, tag{X: a.X + a.W + 2, Y: a.Y + 10, Text: fmt.Sprintf("%s before %s", msg.id, l.msg.id)})
 			}
@@ -175,9 +175,9 @@ func noteOvertake(t *scenarioTimeline, msg message, e event.Event, a *mark, to *
 // the table both ways and on the timeline by a curve.
 func joinAnswer(t *scenarioTimeline, events []event.Event, marks []*mark, to *stdinLine, ei int, msg message) {
 	req, ans := marks[to.last], marks[ei]
-	req.JoinedTo = joinText(req.JoinedTo, fmt.Sprintf("line %d is answered by event %d at %d ms", to.n, ei+1, events[ei].AtMS))
+	req.JoinedTo = joinText(req.JoinedTo, fmt.Sprintf("line %d is answered by event %d at %d ms", to.n, ei+1, events[ei].At.Milliseconds()))
 	req.JoinRef = ans.RowID
-	ans.JoinedTo = joinText(ans.JoinedTo, fmt.Sprintf("answers line %d (id %s), whose end was written by event %d at %d ms", to.n, msg.id, to.last+1, events[to.last].AtMS))
+	ans.JoinedTo = joinText(ans.JoinedTo, fmt.Sprintf("answers line %d (id %s), whose end was written by event %d at %d ms", to.n, msg.id, to.last+1, events[to.last].At.Milliseconds()))
 	ans.JoinRef = req.RowID
 	if req.Drawn && ans.Drawn {
 		x1 := req.X + req.W*float64(to.endOffset+1)/float64(max(1, len(events[to.last].Text)))

@@ -81,7 +81,7 @@ func markTimes(events []event.Event) []int64 {
 	times := make([]int64, 0, len(events)+1)
 	times = append(times, 0)
 	for _, e := range events {
-		at := max(e.AtMS, times[len(times)-1]) // never backwards
+		at := max(e.At.Milliseconds(), times[len(times)-1]) // never backwards
 		times = append(times, at)
 	}
 	return times
@@ -104,22 +104,22 @@ func newLaneSet(events []event.Event, client bool) *laneSet {
 		for _, e := range events {
 			if copy := httpCopy(e); copy != "" {
 				for _, k := range []event.Kind{event.Post, event.Answer, event.Stderr} {
-					ls.want(laneOf(event.Event{Kind: k, Server: copy}, client))
+					ls.want(laneOf(event.Event{Record: event.Record{Kind: k, Server: copy}}, client))
 				}
 			}
 		}
-		ls.want(laneOf(event.Event{Kind: event.Note}, client))
+		ls.want(laneOf(event.Event{Record: event.Record{Kind: event.Note}}, client))
 		return ls
 	}
-	ls.want(laneOf(event.Event{Kind: event.Send}, client))
-	ls.want(laneOf(event.Event{Kind: event.Answer}, client))
+	ls.want(laneOf(event.Event{Record: event.Record{Kind: event.Send}}, client))
+	ls.want(laneOf(event.Event{Record: event.Record{Kind: event.Answer}}, client))
 	for _, e := range events {
 		if l := laneOf(e, client); strings.HasPrefix(l, "server") {
 			ls.want(l)
 		}
 	}
-	ls.want(laneOf(event.Event{Kind: event.Stderr}, client))
-	ls.want(laneOf(event.Event{Kind: event.Note}, client))
+	ls.want(laneOf(event.Event{Record: event.Record{Kind: event.Stderr}}, client))
+	ls.want(laneOf(event.Event{Record: event.Record{Kind: event.Note}}, client))
 	return ls
 }
 

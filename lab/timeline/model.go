@@ -220,12 +220,12 @@ func buildTimeline(si int, sc Group, limit int, client bool, ev evidenceIndex, w
 // verdict, not yet placed.
 func newMark(si, ei int, e event.Event, client bool, ev evidenceIndex, wrongFrom func(event.Event) string) *mark {
 	m := &mark{
-		ID: markID(si, ei), RowID: rowID(si, ei), Seq: ei + 1, AtMS: e.AtMS,
+		ID: markID(si, ei), RowID: rowID(si, ei), Seq: ei + 1, AtMS: e.At.Milliseconds(),
 		Kind: string(kindOf(e)), Lane: laneOf(e, client),
 		Text:     clipRunes(OneLine(shown(e), " ⏎ "), cellMax),
 		Evidence: ev.byEvent[[2]int{si, ei}],
 	}
-	m.Title = fmt.Sprintf("%d ms, %s: %s", e.AtMS, kindOf(e), clipRunes(OneLine(shown(e), " ⏎ "), titleMax))
+	m.Title = fmt.Sprintf("%d ms, %s: %s", e.At.Milliseconds(), kindOf(e), clipRunes(OneLine(shown(e), " ⏎ "), titleMax))
 	classes := []string{"k-" + cssWord(string(kindOf(e)))}
 	if deadlineRanOut(e) {
 		classes = append(classes, "deadline")

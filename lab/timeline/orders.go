@@ -121,7 +121,7 @@ func Asserted(o Order, events []event.Event) (kept bool, text string) {
 func assertedText(o Order, events []event.Event, a int, okFirst bool, b int, okThen bool) string {
 	ask := fmt.Sprintf("The lesson asserts the answer to id %s before the answer to id %s (%s)", o.First, o.Then, strings.Join(o.Checks, ", "))
 	at := func(id string, ei int) string {
-		return fmt.Sprintf("id %s was answered at %d ms (event %d)", id, events[ei].AtMS, ei+1)
+		return fmt.Sprintf("id %s was answered at %d ms (event %d)", id, events[ei].At.Milliseconds(), ei+1)
 	}
 	switch {
 	case okFirst && okThen && a < b:

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcplab/mcplab/lab/event"
 )
@@ -16,15 +17,15 @@ import (
 // script, and shows hostile text as text.
 func TestWriteRunLanes(t *testing.T) {
 	server := []event.Event{
-		{Scenario: "01", AtMS: 0, Kind: event.Send, Text: `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"},
-		{Scenario: "01", AtMS: 2, Kind: event.Answer, Text: `{"jsonrpc":"2.0","id":1,"result":{}}`},
-		{Scenario: "01", AtMS: 3, Kind: event.Answer, Text: "<script>hello</script>"},
+		{Scenario: "01", Record: event.Record{At: 0, Kind: event.Send, Text: `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"}},
+		{Scenario: "01", Record: event.Record{At: 2 * time.Millisecond, Kind: event.Answer, Text: `{"jsonrpc":"2.0","id":1,"result":{}}`}},
+		{Scenario: "01", Record: event.Record{At: 3 * time.Millisecond, Kind: event.Answer, Text: "<script>hello</script>"}},
 	}
 	client := []event.Event{
-		{Scenario: "c", AtMS: 0, Kind: event.Send, Text: `{"command":"list_tools"}` + "\n"},
-		{Scenario: "c", AtMS: 1, Kind: event.ToServer, Text: `tickets#1 {"jsonrpc":"2.0","id":1,"method":"tools/list"}`},
-		{Scenario: "c", AtMS: 2, Kind: event.FromServer, Text: `tickets#1 {"jsonrpc":"2.0","id":1,"result":{}}`},
-		{Scenario: "c", AtMS: 3, Kind: event.Answer, Text: `{"tools":[]}`},
+		{Scenario: "c", Record: event.Record{At: 0, Kind: event.Send, Text: `{"command":"list_tools"}` + "\n"}},
+		{Scenario: "c", Record: event.Record{At: 1 * time.Millisecond, Kind: event.ToServer, Text: `tickets#1 {"jsonrpc":"2.0","id":1,"method":"tools/list"}`}},
+		{Scenario: "c", Record: event.Record{At: 2 * time.Millisecond, Kind: event.FromServer, Text: `tickets#1 {"jsonrpc":"2.0","id":1,"result":{}}`}},
+		{Scenario: "c", Record: event.Record{At: 3 * time.Millisecond, Kind: event.Answer, Text: `{"tools":[]}`}},
 	}
 	for _, c := range []struct {
 		name   string

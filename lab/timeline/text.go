@@ -45,17 +45,14 @@ func Clean(events []event.Event, bound func([]event.Event) []event.Event) []even
 	events = bound(events)
 	out := make([]event.Event, len(events))
 	for i, e := range events {
-		out[i] = event.Event{
-			Scenario: textesc.Visible(e.Scenario),
-			AtMS:     e.AtMS,
-			Kind:     event.Kind(textesc.Visible(string(e.Kind))),
-			Text:     textesc.Visible(e.Text),
-			Server:   textesc.Visible(e.Server),
-			Conn:     e.Conn,
-			Header:   cleanHeader(e.Header),
-			Status:   e.Status,
-			Played:   e.Played,
-		}
+		// The record is copied whole and its strings cleaned: a string
+		// field a transport adds to Record is cleaned here too.
+		r := e.Record
+		r.Kind = event.Kind(textesc.Visible(string(r.Kind)))
+		r.Text = textesc.Visible(r.Text)
+		r.Server = textesc.Visible(r.Server)
+		r.Header = cleanHeader(r.Header)
+		out[i] = event.Event{Scenario: textesc.Visible(e.Scenario), Record: r}
 	}
 	return bound(out)
 }
@@ -99,7 +96,7 @@ func EventLine(e event.Event, esc func(string) string) string {
 	default:
 		body = strings.TrimSpace(esc(string(kind)) + " " + text)
 	}
-	return fmt.Sprintf("%6dms  %s", e.AtMS, strings.TrimRight(body, " "))
+	return fmt.Sprintf("%6dms  %s", e.At.Milliseconds(), strings.TrimRight(body, " "))
 }
 
 // TranscriptBlock is a scenario's events, one a line as EventLine writes

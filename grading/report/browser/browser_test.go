@@ -472,8 +472,8 @@ func checkGradePage(t *testing.T, ctx context.Context, r *grading.Result) {
 			e := r.Transcript[i]
 			// A mark is filed under the kind the transcript shows (a rig
 			// event's send is to-server), not the kind it was recorded as.
-			if kind := e.TranscriptKind(); e.Scenario != sc || e.AtMS != m.At || string(kind) != m.Kind {
-				t.Errorf("mark %d is %s at %d ms in %s, want the event %s at %d ms in %s", i, m.Kind, m.At, sc, kind, e.AtMS, e.Scenario)
+			if kind := e.TranscriptKind(); e.Scenario != sc || e.At.Milliseconds() != m.At || string(kind) != m.Kind {
+				t.Errorf("mark %d is %s at %d ms in %s, want the event %s at %d ms in %s", i, m.Kind, m.At, sc, kind, e.At.Milliseconds(), e.Scenario)
 			}
 		}
 		if i > 0 && last.Scenario == m.Scenario && (m.At < last.At || m.X < last.X) {
