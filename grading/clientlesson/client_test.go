@@ -16,7 +16,14 @@ import (
 // the relay to its stdio servers.
 func gradeClient(t *testing.T, c proc.Command) *grading.Result {
 	t.Helper()
-	return grade(t, c, grading.Options{Lesson: 3, Relay: []string{bin(t, "lab"), "relay"}})
+	// Graded as lab grade grades: on a loaded machine the client's own
+	// timeouts can run out, and what that costs is confirmed at four times
+	// the deadlines before it is charged.
+	res, err := grading.Grade(context.Background(), grading.Options{Kinds: grading.NewKinds(labKind()), Lesson: 3, Student: c, Relay: []string{bin(t, "lab"), "relay"}})
+	if err != nil {
+		t.Fatalf("Grade: %v", err)
+	}
+	return res
 }
 
 // checkClient asserts the exact sets of failed and skipped checks, the
@@ -102,13 +109,7 @@ func TestKnownBadClients(t *testing.T) {
 			if tc.mistake != "" {
 				c.Args = []string{"-mistake", tc.mistake}
 			}
-			// Graded as lab grade grades: on a loaded machine the client's
-			// own timeouts can run out, and what that costs is confirmed at
-			// four times the deadlines before it is charged.
-			res, err := grading.Grade(context.Background(), grading.Options{Kinds: grading.NewKinds(labKind()), Lesson: 3, Student: c, Relay: []string{bin(t, "lab"), "relay"}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := gradeClient(t, c)
 			checkClient(t, res, tc.outcome, 14-len(tc.failed)-len(tc.skipped), tc.failed, tc.skipped)
 		})
 	}
