@@ -96,22 +96,59 @@ func Confirm(ctx context.Context, lesson Lesson, opts Options, first *Result) (*
 	rerun := deadlineFailures(first)
 	opts.First = firstScenarios(first, rerun)
 	opts.StopOnceFailed = rerun
+	opts.StopOnceUnread = seenOnlyUnread(first, rerun)
 	second, err := lesson.Grade(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("confirming the deadline failures at time scale %g: %w", opts.TimeScale, err)
 	}
+	// unread is the scenario of the rerun the program again read none of,
+	// when that confirms every failure (see seenOnlyUnread).
+	var unread string
+	if opts.StopOnceUnread && len(second.Unread) > 0 {
+		unread = second.Unread[0]
+	}
 	total := first.DurationMS + second.DurationMS
 	var res *Result
-	if first.Outcome.Kind == OutcomeTimeout && second.Outcome.Kind != OutcomeTimeout && (second.Gradable || !first.Gradable) && !failedAgain(second, rerun) {
+	if first.Outcome.Kind == OutcomeTimeout && second.Outcome.Kind != OutcomeTimeout && (second.Gradable || !first.Gradable) && unread == "" && !failedAgain(second, rerun) {
 		// Not every check failed again, so the rerun played every
 		// scenario: it is a whole run, which may stand for the first.
 		res = confirmTimeout(first, second, opts.TimeScale)
 	} else {
-		res = confirmChecks(first, second, opts.TimeScale)
+		res = confirmChecks(first, second, opts.TimeScale, unread)
 	}
 	// The wall time is both runs': the rerun is part of grading.
 	res.DurationMS = total
 	return res, nil
+}
+
+// seenOnlyUnread reports whether every check of ids failed in first only
+// in scenarios in which the program, once ready, read none of its input
+// (Result.Unread, CheckResult.Scenarios). Such a program was given
+// nothing of those scenarios but the time to read them: what it did there
+// could not depend on which one it was, so a rerun at a larger scale in
+// which it again reads none of one scenario's input shows each of those
+// failures again, and the rerun may stop there (Options.StopOnceUnread)
+// instead of waiting out every scenario's deadlines once more at four
+// times their length. It is false when ids is empty, or when a check's
+// evidence names no scenario.
+func seenOnlyUnread(first *Result, ids []string) bool {
+	if len(ids) == 0 || len(first.Unread) == 0 {
+		return false
+	}
+	for _, c := range first.Checks {
+		if !slices.Contains(ids, c.ID) {
+			continue
+		}
+		if len(c.Scenarios) == 0 {
+			return false
+		}
+		for _, sc := range c.Scenarios {
+			if !slices.Contains(first.Unread, sc) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // failedAgain reports whether every check of ids failed in second, the
@@ -171,8 +208,11 @@ func confirmTimeout(first, second *Result, scale float64) *Result {
 // deadlines the rerun's verdict when the rerun did not fail it (it is
 // cleared), and keeps the first verdict, saying it was confirmed, of one
 // the rerun failed again; every other check keeps its first verdict, and
-// the score is worked out again.
-func confirmChecks(first, second *Result, scale float64) *Result {
+// the score is worked out again. When unread names a scenario of the
+// rerun in which the program again read none of its input, and first
+// failed each of these checks only where it read none either (see
+// seenOnlyUnread), each counts as failed again.
+func confirmChecks(first, second *Result, scale float64, unread string) *Result {
 	rerun := deadlineFailures(first)
 	conf := &Confirmation{Scale: scale, Rerun: rerun}
 	for i, c := range first.Checks {
@@ -180,7 +220,15 @@ func confirmChecks(first, second *Result, scale float64) *Result {
 			continue
 		}
 		j := slices.IndexFunc(second.Checks, func(s CheckResult) bool { return s.ID == c.ID })
-		if j < 0 {
+		if j < 0 && unread == "" {
+			continue
+		}
+		if unread != "" {
+			// Charged: every scenario it failed in, the program read
+			// none of, and it read none of scenario unread again.
+			c.Message = strings.TrimSpace(c.Message + fmt.Sprintf(
+				" (This failure rested on a deadline, and was seen only where the server, once ready, read none of its stdin, so it was graded again with every deadline %g times longer: in scenario %s the server again read none of its stdin, so it is the program, not a slow machine.)", float64(ConfirmScale), unread))
+			first.Checks[i] = c
 			continue
 		}
 		again := second.Checks[j]
@@ -199,7 +247,7 @@ func confirmChecks(first, second *Result, scale float64) *Result {
 		}
 		first.Checks[i] = again
 	}
-	if !failedAgain(second, rerun) {
+	if unread == "" && !failedAgain(second, rerun) {
 		conf.Judged = judgeSkipped(first, second)
 		if first.Outcome.Kind != OutcomeTimeout && sameStatuses(first, second) {
 			// The rerun played every scenario and alone shows every
@@ -242,7 +290,7 @@ func confirmChecks(first, second *Result, scale float64) *Result {
 	if first.Outcome.Kind == OutcomeTimeout {
 		conf.Timeout = true
 		note = fmt.Sprintf(" The run was graded again with every deadline %g times longer, and %s, so the program, not a slow machine, is the cause.",
-			float64(ConfirmScale), timedOutAgain(second, rerun))
+			float64(ConfirmScale), timedOutAgain(second, rerun, unread))
 		if len(conf.Cleared) > 0 {
 			note += fmt.Sprintf(" Of the checks that failed only on a deadline, %s (%s) passed the second time and %s no points.",
 				CountOf(len(conf.Cleared), "check", "checks"), strings.Join(conf.Cleared, ", "), Pick(len(conf.Cleared), "costs", "cost"))
@@ -293,10 +341,13 @@ func sameStatuses(a, b *Result) bool {
 }
 
 // timedOutAgain says how the rerun of a run that timed out ended, when it
-// did not clear it: it timed out again, could not be graded, or failed
-// again every check of rerun, those that had failed on a deadline.
-func timedOutAgain(second *Result, rerun []string) string {
+// did not clear it: the server again read none of its stdin in scenario
+// unread, it timed out again, could not be graded, or failed again every
+// check of rerun, those that had failed on a deadline.
+func timedOutAgain(second *Result, rerun []string, unread string) string {
 	switch {
+	case unread != "":
+		return fmt.Sprintf("in scenario %s the server, once ready, again read none of its stdin, as in every scenario where a check failed on a deadline", unread)
 	case second.Outcome.Kind == OutcomeTimeout:
 		return "it timed out again"
 	case !second.Gradable || len(rerun) == 0:

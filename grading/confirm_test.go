@@ -21,6 +21,8 @@ type scriptedLesson struct {
 	scales  []float64
 	// opts are the options of every call.
 	opts []Options
+	// unread, when set, is the Result.Unread of the nth call.
+	unread [][]string
 }
 
 func (l *scriptedLesson) Checks() []Check { return l.checks }
@@ -33,6 +35,9 @@ func (l *scriptedLesson) Grade(ctx context.Context, opts Options) (*Result, erro
 		n = len(l.tallies) - 1
 	}
 	res := &Result{Lesson: 1, Gradable: true}
+	if n < len(l.unread) {
+		res.Unread = l.unread[n]
+	}
 	res.Judge(l.checks, l.tallies[n]())
 	kind := OutcomeWrongAnswers
 	if l.outcome != nil {
@@ -492,4 +497,112 @@ func (l *transcriptLesson) Grade(ctx context.Context, opts Options) (*Result, er
 		res.Transcript = []Event{{Scenario: "s", Record: event.Record{Text: l.text}}}
 	}
 	return res, err
+}
+
+// deafIn is a tally in which both checks failed on deadlines in each of
+// the scenarios named, as a server that reads none of its stdin fails
+// them.
+func deafIn(scenarios ...string) func() *Tally {
+	return func() *Tally {
+		t := NewTally()
+		t.Test("answers", "exit-on-eof")
+		for _, sc := range scenarios {
+			t.Fail(Failure{Scenario: sc, What: "no answer to id 1: the server read none of its stdin", Deadline: true}, "answers")
+			t.Fail(Failure{Scenario: sc, What: "the server could not see its stdin close", Deadline: true}, "exit-on-eof")
+		}
+		return t
+	}
+}
+
+// TestConfirmStopsWhereTheProgramAgainReadsNothing: every deadline
+// failure of the first run was seen only in scenarios whose input the
+// server never read, so the rerun stops at the first scenario it again
+// reads none of, and every one of those failures is charged, though that
+// scenario alone showed only some of them again.
+func TestConfirmStopsWhereTheProgramAgainReadsNothing(t *testing.T) {
+	l := &scriptedLesson{checks: confirmChecksCatalogue,
+		tallies: []func() *Tally{deafIn("s1", "s2"), func() *Tally {
+			t := NewTally()
+			t.Test("answers", "exit-on-eof")
+			t.Fail(Failure{Scenario: "s2", What: "the server could not see its stdin close", Deadline: true}, "exit-on-eof")
+			return t
+		}},
+		outcome: []OutcomeKind{OutcomeTimeout, OutcomeTimeout},
+		unread:  [][]string{{"s1", "s2"}, {"s2"}}}
+	res := grade(t, l)
+	if len(l.opts) != 2 || !l.opts[1].StopOnceUnread {
+		t.Fatalf("%d grades, the rerun's StopOnceUnread %v: want a rerun that stops where the server reads nothing", len(l.opts), len(l.opts) == 2 && l.opts[1].StopOnceUnread)
+	}
+	if got := res.Failed(); !slices.Equal(got, []string{"answers", "exit-on-eof"}) {
+		t.Errorf("failed %v, want both checks charged", got)
+	}
+	if res.Confirmed == nil || len(res.Confirmed.Cleared) != 0 || !slices.Equal(res.Confirmed.Rerun, []string{"answers", "exit-on-eof"}) {
+		t.Errorf("confirmed %+v: want both rerun, none cleared", res.Confirmed)
+	}
+	for _, id := range []string{"answers", "exit-on-eof"} {
+		if msg := check(t, res, id).Message; !strings.Contains(msg, "in scenario s2 the server again read none of its stdin, so it is the program, not a slow machine") {
+			t.Errorf("%s does not say why it was charged: %s", id, msg)
+		}
+	}
+	if !strings.Contains(res.Outcome.Detail, "in scenario s2 the server, once ready, again read none of its stdin") {
+		t.Errorf("the outcome does not say how the rerun ended: %s", res.Outcome.Detail)
+	}
+}
+
+// TestConfirmPlaysOnWhereAFailureWasSeenInInputTheProgramRead: a deadline
+// failure was also seen in a scenario whose input the server read, so
+// the rerun does not stop where it reads nothing, and a check that passes
+// in it is cleared as always.
+func TestConfirmPlaysOnWhereAFailureWasSeenInInputTheProgramRead(t *testing.T) {
+	l := &scriptedLesson{checks: confirmChecksCatalogue,
+		tallies: []func() *Tally{deafIn("s1", "s2"), func() *Tally {
+			t := NewTally()
+			t.Test("answers", "exit-on-eof")
+			t.Fail(Failure{Scenario: "s1", What: "the server could not see its stdin close", Deadline: true}, "exit-on-eof")
+			return t
+		}},
+		unread: [][]string{{"s1"}, {"s1"}}}
+	res := grade(t, l)
+	if len(l.opts) != 2 || l.opts[1].StopOnceUnread {
+		t.Fatalf("%d grades: want one rerun, not stopping where the server reads nothing", len(l.opts))
+	}
+	if got := res.Failed(); !slices.Equal(got, []string{"exit-on-eof"}) {
+		t.Errorf("failed %v, want only exit-on-eof, which failed again", got)
+	}
+	if res.Confirmed == nil || !slices.Equal(res.Confirmed.Cleared, []string{"answers"}) {
+		t.Errorf("confirmed %+v: want answers cleared", res.Confirmed)
+	}
+}
+
+func TestSeenOnlyUnread(t *testing.T) {
+	res := &Result{Unread: []string{"a", "b"}, Checks: []CheckResult{
+		{ID: "x", Status: StatusFail, Deadline: true, Scenarios: []string{"a", "b"}},
+		{ID: "y", Status: StatusFail, Deadline: true, Scenarios: []string{"b", "c"}},
+		{ID: "z", Status: StatusFail, Deadline: true},
+	}}
+	for _, c := range []struct {
+		ids  []string
+		want bool
+	}{{[]string{"x"}, true}, {[]string{"x", "y"}, false}, {[]string{"z"}, false}, {nil, false}} {
+		if got := seenOnlyUnread(res, c.ids); got != c.want {
+			t.Errorf("seenOnlyUnread(%v) = %v, want %v", c.ids, got, c.want)
+		}
+	}
+	if seenOnlyUnread(&Result{Checks: res.Checks}, []string{"x"}) {
+		t.Error("seenOnlyUnread is true for a result with no unread scenario")
+	}
+}
+
+// grade grades l once and confirms the result, as Grade does.
+func grade(t *testing.T, l *scriptedLesson) *Result {
+	t.Helper()
+	first, err := l.Grade(context.Background(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Confirm(context.Background(), l, Options{}, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

@@ -54,6 +54,15 @@ type Options struct {
 	// Confirm sets it, so that a program that hangs again is charged once
 	// the scenarios that show it have run, not after the whole lesson.
 	StopOnceFailed []string
+	// StopOnceUnread, when set, ends the grade as soon as a scenario has
+	// been played in which the program, once ready, read none of its
+	// input for the whole read deadline (Result.Unread names it): such a
+	// program cannot have done anything the scenario's input led to, so
+	// the scenarios left would show it again and again. Confirm sets it
+	// when every failure it confirms was seen only in scenarios the
+	// program read none of. A kind that cannot tell what its program read
+	// plays on.
+	StopOnceUnread bool
 }
 
 // PlayOrder is the order in which a kind plays its scenarios, named

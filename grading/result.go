@@ -118,6 +118,12 @@ type Result struct {
 	Submission *Submission   `json:"submission,omitempty"`
 	// DurationMS is the wall time of the whole grading run.
 	DurationMS int64 `json:"duration_ms"`
+	// Unread names, in the lesson's order, the scenarios in which the
+	// program, once ready, read none of its input for the whole read
+	// deadline (a kind that cannot tell names none). It is the grader's
+	// own, for confirming (see Options.StopOnceUnread), and no report
+	// shows it.
+	Unread []string `json:"-"`
 }
 
 // Failed lists the ids of the checks that failed, in check order.

@@ -244,11 +244,16 @@ func (lesson *Lesson) Grade(ctx context.Context, opts grading.Options) (*grading
 		for _, j := range perScenario {
 			j(ev, tallies[i])
 		}
-		if opts.Enough(tallies) {
+		if opts.Enough(tallies) || opts.StopOnceUnread && run.Unread {
 			break
 		}
 	}
 	played()
+	for i, ev := range evs {
+		if ev != nil && ev.run.Unread {
+			res.Unread = append(res.Unread, scenarios[i].Name)
+		}
+	}
 	t := grading.MergeTallies(tallies)
 	for _, j := range perGrade {
 		j(runs, t)

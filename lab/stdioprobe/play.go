@@ -107,6 +107,12 @@ type Run struct {
 	// framed them is no longer the lab's doing alone but the machine's
 	// timing too.
 	Paced bool
+	// Unread is set when the server, once ready, read none of what was
+	// written to its stdin for the whole read deadline, and was seen not to
+	// (its stdin's backlog was all of it): nothing it did in the run can
+	// have depended on the scenario, whose every byte was input it never
+	// took. grading.Options.StopOnceUnread reads it.
+	Unread bool
 }
 
 // Answer is one line the server wrote to stdout.
@@ -584,7 +590,7 @@ func (pl *player) await(st scenario.Step) bool {
 		case <-deafAt:
 			deafAt = nil
 			if pl.untouched() {
-				pl.run.DeadlinePassed = true
+				pl.run.DeadlinePassed, pl.run.Unread = true, true
 				left = missing()
 				pl.run.AwaitMissed = append(pl.run.AwaitMissed, left...)
 				pl.rec.add(event.Note, fmt.Sprintf("no answer to id %s: %s, so it cannot have answered", strings.Join(left, ", id "), pl.unreadWhy()))
@@ -640,6 +646,7 @@ func (pl *player) write(data []byte) bool {
 
 func (pl *player) close() {
 	pl.deafAtClose = pl.deaf()
+	pl.run.Unread = pl.run.Unread || pl.deafAtClose
 	pl.rec.add(event.Close, "stdin closed")
 	pl.run.Closed = true
 	_ = pl.p.Stdin().Close()

@@ -52,6 +52,9 @@ func TestServerThatReadsNothingIsNotWaitedFor(t *testing.T) {
 	if strings.Join(run.AwaitMissed, " ") != "2" {
 		t.Errorf("awaits missed %q, want [2]", run.AwaitMissed)
 	}
+	if !run.Unread {
+		t.Error("Unread is not set for a ready server that read none of its stdin")
+	}
 	var notes []string
 	for _, ev := range run.Events {
 		if ev.Kind == event.Note {
@@ -86,6 +89,9 @@ func TestServerThatReadsIsGivenTheExitDeadline(t *testing.T) {
 	if !run.Killed || run.KillReason != "the server was still running 1s after its stdin closed" || run.ExitedAfterClose {
 		t.Errorf("killed %v (%q), exited after close %v", run.Killed, run.KillReason, run.ExitedAfterClose)
 	}
+	if run.Unread {
+		t.Error("Unread is set for a server that read its stdin")
+	}
 }
 
 // A server that shows no sign of being ready may still be starting when its
@@ -105,6 +111,9 @@ func TestServerThatSaysNothingIsGivenTheExitDeadline(t *testing.T) {
 	}
 	if !run.Killed || run.KillReason != "the server was still running 1s after its stdin closed" {
 		t.Errorf("killed %v (%q)", run.Killed, run.KillReason)
+	}
+	if run.Unread {
+		t.Error("Unread is set for a server that never said it was ready: its reading time may have been its start")
 	}
 }
 
