@@ -155,6 +155,10 @@ func checkClientHostile(t *testing.T, sb sandbox.Sandbox) {
 	subs := clientHostileClass(t)
 	outDir := filepath.Join(testkit.OpenDir(t), "results")
 	c := gradeClientHostileInto(t, sb, subs, outDir)
+	// The container variant is the longest test of the package (21
+	// minutes in CI beside the other packages): which students it waits
+	// on is the evidence for cutting it.
+	logSlowest(t, c.Students, len(c.Students))
 	checkClientHostileRows(t, sb.Name(), c, rows)
 	checkGraderPeakMemory(t)
 	checkResultsSize(t, outDir, len(rows))
