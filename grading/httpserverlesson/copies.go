@@ -78,8 +78,12 @@ func (c *serverCopy) done() <-chan struct{} {
 }
 
 // startError is a copy that could not be started or never listened: the
-// student's program could not be graded.
-type startError struct{ why string }
+// student's program could not be graded. It is late when the copy did not
+// listen within the wait for it, a deadline that ran out.
+type startError struct {
+	why  string
+	late bool
+}
 
 func (e *startError) Error() string { return e.why }
 
@@ -139,7 +143,7 @@ func (c *serverCopy) waitListening(ctx context.Context, within time.Duration) er
 			return &startError{why: fmt.Sprintf("copy %s of the server %s before it listened on 127.0.0.1:%d, the port the grader gave it in the environment variable PORT; its stderr is in the transcript", c.name, exit, c.port)}
 		}
 		if time.Now().After(deadline) {
-			return &startError{why: fmt.Sprintf("copy %s of the server never listened on 127.0.0.1:%d within %v: the grader starts the server with the environment variable PORT set to a free port and waits for a TCP connection there to succeed. Read PORT from the environment and listen on 127.0.0.1 with it (not on a port of your own, and not on \"localhost\" alone, which may mean ::1)", c.name, c.port, within.Round(time.Millisecond))}
+			return &startError{why: fmt.Sprintf("copy %s of the server never listened on 127.0.0.1:%d within %v: the grader starts the server with the environment variable PORT set to a free port and waits for a TCP connection there to succeed. Read PORT from the environment and listen on 127.0.0.1 with it (not on a port of your own, and not on \"localhost\" alone, which may mean ::1)", c.name, c.port, within.Round(time.Millisecond)), late: true}
 		}
 		select {
 		case <-ctx.Done():

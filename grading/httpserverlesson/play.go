@@ -3,6 +3,7 @@ package httpserverlesson
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -162,7 +163,9 @@ func (cs *copies) ensure(ctx context.Context, rec *recorder) error {
 	}
 	for i, err := range errs {
 		if err != nil {
-			rec.record(event.Record{Kind: event.Note, Server: httpscenario.Copies[i], Text: err.Error()})
+			var se *startError
+			late := errors.As(err, &se) && se.late
+			rec.record(event.Record{Kind: event.Note, Server: httpscenario.Copies[i], Text: err.Error(), Deadline: late})
 			return err
 		}
 	}
@@ -244,7 +247,7 @@ func playTerminate(c *serverCopy, p *played, t timing, rec *recorder) {
 		rec.record(event.Record{Kind: event.Exit, Server: c.name, Text: exit.String()})
 		return
 	}
-	rec.record(event.Record{Kind: event.Note, Server: c.name, Text: fmt.Sprintf("still running %v after SIGTERM", t.exit)})
+	rec.record(event.Record{Kind: event.Note, Server: c.name, Text: fmt.Sprintf("still running %v after SIGTERM", t.exit), Deadline: true})
 }
 
 // waitGone waits up to within for a copy that gave no answer to end, and

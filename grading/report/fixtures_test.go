@@ -83,7 +83,7 @@ func failing() *grading.Result {
 			{Scenario: "bad-lines", Record: event.Record{At: 2 * time.Millisecond, Kind: event.Send, Text: "not json at all\n"}},
 			{Scenario: "bad-lines", Record: event.Record{At: 5 * time.Millisecond, Kind: event.Answer, Text: nasty}},
 			{Scenario: "bad-lines", Record: event.Record{At: 6 * time.Millisecond, Kind: event.Stderr, Text: "# heading | cell ~~strike~~ *bold* [link](http://evil.example) www.evil.example & <b>"}},
-			{Scenario: "bad-lines", Record: event.Record{At: 7 * time.Millisecond, Kind: event.Note, Text: "no answer to id 2 within 2s; said \"hi\"; #tag"}},
+			{Scenario: "bad-lines", Record: event.Record{At: 7 * time.Millisecond, Kind: event.Note, Text: "no answer to id 2 within 2s; said \"hi\"; #tag", Deadline: true}},
 			{Scenario: "bad-lines", Record: event.Record{At: 2007 * time.Millisecond, Kind: event.Exit, Text: "status 0"}},
 		},
 		Cuts:       &seed,

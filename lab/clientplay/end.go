@@ -90,7 +90,7 @@ func (c *playing) killLate(w exitWatch) *proc.Exit {
 	// A bridge that answers no ping was stopped: the client may have
 	// exited long ago, with its watcher silenced.
 	silent := c.report != nil && !c.report.Ping(c.ctx, c.scaled(TeardownGrace)) && c.ctx.Err() == nil
-	c.note(event.Note, why)
+	c.deadline(why)
 	c.p.Kill()
 	e := <-c.exited
 	if e.ByItself() {

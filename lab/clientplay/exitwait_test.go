@@ -73,7 +73,7 @@ func playWriter(t *testing.T, w proc.ArgStarter, scale float64) *Record {
 
 // wantKilled checks that the player killed the client with the words
 // want, no sooner than after past its stdin's close (to the millisecond of
-// the kill's note).
+// the kill's note), and marked the note as a wait that ran out.
 func wantKilled(t *testing.T, run *Record, want string, after time.Duration) {
 	t.Helper()
 	if run.Killed != want || run.Exit.Signal != "killed" {
@@ -85,6 +85,9 @@ func wantKilled(t *testing.T, run *Record, want string, after time.Duration) {
 		}
 		if ev.At < (run.ClosedAt + after).Truncate(time.Millisecond) {
 			t.Errorf("killed %s after its stdin closed, want %s", ev.At-run.ClosedAt, after)
+		}
+		if !ev.Deadline {
+			t.Errorf("the note of the kill is not marked as a wait that ran out")
 		}
 		return
 	}

@@ -61,6 +61,13 @@ func (c *playing) note(kind event.Kind, text string) {
 	c.emit(event.Record{At: c.r.Since(), Kind: kind, Text: text}.In(c.sc.Name))
 }
 
+// deadline notes that a wait of the player's ran out: an answer or an exit
+// that did not come in time. The note says so in its Deadline field,
+// which is what the timeline reads.
+func (c *playing) deadline(text string) {
+	c.emit(event.Record{At: c.r.Since(), Kind: event.Note, Text: text, Deadline: true}.In(c.sc.Name))
+}
+
 // scaled is d at the play's time scale.
 func (c *playing) scaled(d time.Duration) time.Duration { return Scaled(d, c.scale) }
 
@@ -267,7 +274,7 @@ func (c *playing) sendCommands() (*proc.Exit, error) {
 			c.drainAnswers(i)
 			return &e, nil
 		case <-timer.C:
-			c.note(event.Note, fmt.Sprintf("no answer to command %d came within %s", i+1, perAnswer.Round(time.Second)))
+			c.deadline(fmt.Sprintf("no answer to command %d came within %s", i+1, perAnswer.Round(time.Second)))
 			return nil, nil
 		case <-c.ctx.Done():
 			timer.Stop()

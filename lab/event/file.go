@@ -16,12 +16,12 @@ import (
 // TranscriptKind and TranscriptText), so a reader of the format sees the
 // bytes it always saw. An event with fields of a Record's beyond those
 // adds one key, "record", that holds them: the server's alias, the
-// connection, an HTTP request's headers, an answer's status, and, where
-// the transcript's words differ from the event's own, its kind and its
-// text as they crossed. A field a transport adds to Record is kept in a
-// file once recordFile holds it. The lab reads an event back from those
-// fields; an event an older version wrote, with no "record", is read back
-// from its words (see fromOlder).
+// connection, an HTTP request's headers, an answer's status, that a note
+// says a wait ran out, and, where the transcript's words differ from the
+// event's own, its kind and its text as they crossed. A field a transport
+// adds to Record is kept in a file once recordFile holds it. The lab reads
+// an event back from those fields; an event an older version wrote, with
+// no "record", is read back from its words (see fromOlder).
 
 // eventFile is an Event as a file holds it.
 type eventFile struct {
@@ -42,6 +42,9 @@ type recordFile struct {
 	Header http.Header `json:"header,omitempty"`
 	Status int         `json:"status,omitempty"`
 	Played bool        `json:"played,omitempty"`
+	// Deadline is the Record's Deadline. A note an older version wrote
+	// has none, and is read back as a note that says no wait ran out.
+	Deadline bool `json:"deadline,omitempty"`
 }
 
 // MarshalJSON writes the event as a file holds it, its time cut to whole
@@ -49,8 +52,8 @@ type recordFile struct {
 // is promoted in its place.
 func (e Event) MarshalJSON() ([]byte, error) {
 	f := eventFile{Scenario: e.Scenario, AtMS: e.At.Milliseconds(), Kind: e.TranscriptKind(), Text: e.TranscriptText()}
-	if e.Server != "" || e.Conn != 0 || e.Header != nil || e.Status != 0 || e.Played {
-		rec := &recordFile{Server: e.Server, Conn: e.Conn, Header: e.Header, Status: e.Status, Played: e.Played}
+	if e.Server != "" || e.Conn != 0 || e.Header != nil || e.Status != 0 || e.Played || e.Deadline {
+		rec := &recordFile{Server: e.Server, Conn: e.Conn, Header: e.Header, Status: e.Status, Played: e.Played, Deadline: e.Deadline}
 		if f.Kind != e.Kind {
 			rec.Kind = e.Kind
 		}
@@ -83,7 +86,7 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 		*e = fromOlder(*e)
 		return nil
 	}
-	e.Server, e.Conn, e.Header, e.Status, e.Played = rec.Server, rec.Conn, rec.Header, rec.Status, rec.Played
+	e.Server, e.Conn, e.Header, e.Status, e.Played, e.Deadline = rec.Server, rec.Conn, rec.Header, rec.Status, rec.Played, rec.Deadline
 	if rec.Kind != "" {
 		e.Kind = rec.Kind
 	}

@@ -151,7 +151,7 @@ func TestRigWords(t *testing.T) {
 // until the test, and the file, hold it.
 func TestEveryRecordFieldInAFile(t *testing.T) {
 	r := event.Record{At: 3 * time.Millisecond, Kind: event.Post, Text: "{}", Server: "s", Conn: 2,
-		Header: http.Header{"Mcp-Method": {"ping"}}, Status: 202, Played: true}
+		Header: http.Header{"Mcp-Method": {"ping"}}, Status: 202, Played: true, Deadline: true}
 	v := reflect.ValueOf(r)
 	for i := range v.NumField() {
 		if v.Field(i).IsZero() {

@@ -50,6 +50,11 @@ type Record struct {
 	// and a server of the lab's, and a transcript shows it in the rig's
 	// words (see TranscriptKind).
 	Played bool `json:"played,omitempty"`
+	// Deadline says, on a Note, that the note says a wait of the lab's
+	// ran out: an answer, an exit, a read, a ready line that did not come
+	// in time. The recorder that writes the note sets it; whoever draws or
+	// judges the note reads it here, never from the note's words.
+	Deadline bool `json:"deadline,omitempty"`
 }
 
 // In is the record as an event of the scenario's transcript, its time

@@ -317,9 +317,10 @@ func (p *Probe) fail(a *Answer, copy string, conn int, err error) {
 	if errors.As(err, &be) {
 		a.Deadline = be.Which == httpbound.IdleTime || be.Which == httpbound.TotalTime
 	}
-	p.note(copy, conn, err.Error())
+	p.record(event.Record{At: p.since(), Kind: event.Note, Server: copy, Conn: conn, Text: err.Error(), Deadline: a.Deadline})
 }
 
+// note records a note of the probe's about a copy's connection.
 func (p *Probe) note(copy string, conn int, text string) {
 	p.record(event.Record{At: p.since(), Kind: event.Note, Server: copy, Conn: conn, Text: text})
 }

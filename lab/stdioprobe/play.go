@@ -147,7 +147,20 @@ func (r *recorder) add(kind event.Kind, text string) event.Record {
 }
 
 func (r *recorder) addLocked(kind event.Kind, text string) event.Record {
-	ev := event.Record{At: time.Since(r.start), Kind: kind, Text: text}
+	return r.addRecordLocked(event.Record{At: time.Since(r.start), Kind: kind, Text: text})
+}
+
+// deadline notes that a wait of the client's ran out: an answer, an exit,
+// a read or a ready line did not come in time. The note says so in its
+// Deadline field, which is what the timeline reads.
+func (r *recorder) deadline(text string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.addRecordLocked(event.Record{At: time.Since(r.start), Kind: event.Note, Text: text, Deadline: true})
+}
+
+// addRecordLocked keeps ev, with r.mu held, and hands it on.
+func (r *recorder) addRecordLocked(ev event.Record) event.Record {
 	r.run.Events = append(r.run.Events, ev)
 	if r.on != nil {
 		r.on(ev)
@@ -332,7 +345,7 @@ func awaitEnd(ctx context.Context, p proc.Process, rec *recorder, opts Options, 
 		run.Exit = *exit
 	case <-time.After(opts.scaled(KillDeadline, 0)):
 		p.Kill()
-		rec.add(event.Note, "the server did not end after it was stopped; the client gave up waiting for it")
+		rec.deadline("the server did not end after it was stopped; the client gave up waiting for it")
 		run.Exit = proc.Exit{Code: -1, Err: errors.New("the server did not end after it was stopped")}
 	}
 	// Something the server started may still hold its output open.
@@ -403,7 +416,7 @@ func (pl *player) play(ready <-chan struct{}) error {
 		pl.saidReady = !pl.opts.Ready.None
 	case <-t.C:
 		pl.run.DeadlinePassed = true
-		pl.rec.add(event.Note, pl.opts.Ready.describe(readyWithin)+"; going on without it")
+		pl.rec.deadline(pl.opts.Ready.describe(readyWithin) + "; going on without it")
 	case <-pl.exited:
 		pl.run.EarlyExit = true
 		pl.rec.add(event.Note, "the server ended before it was ready")
@@ -456,7 +469,7 @@ func (pl *player) play(ready <-chan struct{}) error {
 				pl.run.ExitedAfterClose = true
 			default:
 				pl.run.DeadlinePassed = true
-				pl.kill(pl.unreadWhy() + ", so it could not see its stdin close")
+				pl.killLate(pl.unreadWhy() + ", so it could not see its stdin close")
 			}
 			return nil
 		}
@@ -468,7 +481,7 @@ func (pl *player) play(ready <-chan struct{}) error {
 			pl.run.ExitedAfterClose = true
 		case <-t.C:
 			pl.run.DeadlinePassed = true
-			pl.kill(fmt.Sprintf("the server was still running %v after its stdin closed", within))
+			pl.killLate(fmt.Sprintf("the server was still running %v after its stdin closed", within))
 			pl.lateKill = true
 		case <-pl.capped:
 		case <-pl.ctx.Done():
@@ -593,14 +606,14 @@ func (pl *player) await(st scenario.Step) bool {
 				pl.run.DeadlinePassed, pl.run.Unread = true, true
 				left = missing()
 				pl.run.AwaitMissed = append(pl.run.AwaitMissed, left...)
-				pl.rec.add(event.Note, fmt.Sprintf("no answer to id %s: %s, so it cannot have answered", strings.Join(left, ", id "), pl.unreadWhy()))
+				pl.rec.deadline(fmt.Sprintf("no answer to id %s: %s, so it cannot have answered", strings.Join(left, ", id "), pl.unreadWhy()))
 				return false
 			}
 		case <-t.C:
 			pl.run.DeadlinePassed = true
 			left = missing()
 			pl.run.AwaitMissed = append(pl.run.AwaitMissed, left...)
-			pl.rec.add(event.Note, fmt.Sprintf("no answer to id %s within %v", strings.Join(left, ", id "), within))
+			pl.rec.deadline(fmt.Sprintf("no answer to id %s within %v", strings.Join(left, ", id "), within))
 			return false
 		case <-pl.exited:
 			pl.noteEarlyExit()
@@ -637,7 +650,7 @@ func (pl *player) write(data []byte) bool {
 		return true
 	case <-t.C:
 		pl.run.DeadlinePassed = true
-		pl.kill(fmt.Sprintf("the server did not read its stdin for %v", within))
+		pl.killLate(fmt.Sprintf("the server did not read its stdin for %v", within))
 		return false
 	case <-pl.ctx.Done():
 		return false
@@ -655,6 +668,14 @@ func (pl *player) close() {
 func (pl *player) kill(why string) {
 	pl.run.Killed, pl.run.KillReason = true, why
 	pl.rec.add(event.Note, why+"; the client stopped the server")
+	pl.p.Kill()
+}
+
+// killLate stops a server a wait ran out on (an exit, a read that did
+// not come in time), and notes it as a deadline (see recorder.deadline).
+func (pl *player) killLate(why string) {
+	pl.run.Killed, pl.run.KillReason = true, why
+	pl.rec.deadline(why + "; the client stopped the server")
 	pl.p.Kill()
 }
 

@@ -163,6 +163,7 @@ func TestServerThatNeverReadies(t *testing.T) {
 		if !strings.Contains(normalise(run.Events), "1000ms -- no ready line on stderr within 1s; going on without it") {
 			t.Errorf("no note about the missing ready line:\n%s", normalise(run.Events))
 		}
+		wantDeadlineNote(t, run, "no ready line on stderr within 1s; going on without it")
 	})
 }
 
@@ -182,6 +183,7 @@ func TestServerThatNeverExits(t *testing.T) {
 		if run.ExitedAfterClose || !run.Killed || run.Exit.Signal != "killed" {
 			t.Errorf("exited after close %v, killed %v, exit %v", run.ExitedAfterClose, run.Killed, run.Exit)
 		}
+		wantDeadlineNote(t, run, "the server was still running 2s after its stdin closed; the client stopped the server")
 	})
 }
 
@@ -201,7 +203,30 @@ func TestServerThatNeverReads(t *testing.T) {
 		if !run.Killed || !strings.Contains(run.KillReason, "did not read its stdin") {
 			t.Errorf("killed %v (%q)", run.Killed, run.KillReason)
 		}
+		wantDeadlineNote(t, run, run.KillReason+"; the client stopped the server")
 	})
+}
+
+// wantDeadlineNote fails t unless run noted text and marked it as a wait
+// that ran out (event.Record.Deadline), and marked nothing but notes so:
+// what draws a deadline reads the field, never the note's words.
+func wantDeadlineNote(t *testing.T, run *stdioprobe.Run, text string) {
+	t.Helper()
+	found := false
+	for _, ev := range run.Events {
+		switch {
+		case ev.Kind == event.Note && ev.Text == text:
+			found = true
+			if !ev.Deadline {
+				t.Errorf("the note %q is not marked as a deadline", ev.Text)
+			}
+		case ev.Deadline && ev.Kind != event.Note:
+			t.Errorf("the %s %q is marked as a deadline", ev.Kind, ev.Text)
+		}
+	}
+	if !found {
+		t.Errorf("no note %q:\n%s", text, normalise(run.Events))
+	}
 }
 
 // flood is a server that never reads its stdin and writes 1 KB lines to

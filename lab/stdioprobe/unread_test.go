@@ -59,6 +59,9 @@ func TestServerThatReadsNothingIsNotWaitedFor(t *testing.T) {
 	for _, ev := range run.Events {
 		if ev.Kind == event.Note {
 			notes = append(notes, ev.Text)
+			if !ev.Deadline {
+				t.Errorf("the note %q is not marked as a wait that ran out", ev.Text)
+			}
 		}
 	}
 	want := []string{

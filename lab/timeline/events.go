@@ -3,21 +3,17 @@ package timeline
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"strings"
 
 	"github.com/mcplab/mcplab/lab/event"
 )
 
 // This file is the one place the package reads what an event says: the
-// kind a transcript shows it as, the server of an event the rig saw and
-// the message it carried (fields of the event's own), the JSON-RPC
-// message a line holds, a note that says a wait ran out, and the lines
-// the grader's chunks on stdin make. The rest of the package asks these
+// kind a transcript shows it as, the server of an event the rig saw, the
+// message it carried and whether a note says a wait ran out (fields of
+// the event's own), the JSON-RPC message a line holds, and the lines the
+// grader's chunks on stdin make. The rest of the package asks these
 // functions and never looks inside a text itself (beyond drawing it).
-
-// deadlineNote matches the grader's notes that say a wait ran out.
-var deadlineNote = regexp.MustCompile(`(?i)\bno answer\b|\bwithin [0-9]|\btimed out\b|\bdeadline\b|\bgave up\b|\bdid not end\b`)
 
 // ClientTranscript reports whether events are a client lesson's: they
 // hold the rig's events (what the client sent the servers the lab played,
@@ -57,9 +53,12 @@ func httpCopy(e event.Event) string {
 }
 
 // deadlineRanOut reports whether e is a note of the grader's that says a
-// wait ran out.
+// wait ran out: the recorder that wrote it set its Deadline field (see
+// event.Record). Its words are not read. A note from a file an older
+// version wrote, before notes had the field, is not marked: the timeline
+// of such a file draws no deadline lines.
 func deadlineRanOut(e event.Event) bool {
-	return e.Kind == event.Note && !e.OfRig() && deadlineNote.MatchString(e.Text)
+	return e.Kind == event.Note && !e.OfRig() && e.Deadline
 }
 
 // payload is the message an event carried: for one the rig saw, the line
