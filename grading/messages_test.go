@@ -1,6 +1,7 @@
 package grading
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -68,5 +69,34 @@ func TestRunContextWording(t *testing.T) {
 	}
 	if Pick(1, "it", "them") != "it" || Pick(2, "it", "them") != "them" {
 		t.Error("pick chose the wrong form")
+	}
+}
+
+// TestFailureEvidenceInFields: a failed check keeps, as fields a result
+// file holds, the scenarios its failures came from (in order, once each)
+// and the line its first failure is about, the one its message quotes
+// first; a check that passed has neither.
+func TestFailureEvidenceInFields(t *testing.T) {
+	tally := NewTally()
+	tally.Test("a", "b")
+	tally.Fail(Failure{Scenario: "02-ids", Where: "line 3", Line: `{"id":3}`, What: "line 3 `{\"id\":3}` got no answer", Actual: "(nothing)"}, "a")
+	tally.Fail(Failure{What: "the run as a whole failed"}, "a")
+	tally.Fail(Failure{Scenario: "01-basics", Where: "line 1", Line: `{"id":1}`, What: "line 1 `{\"id\":1}` got no answer"}, "a")
+	tally.Fail(Failure{Scenario: "02-ids", Where: "line 5", Line: `{"id":5}`, What: "line 5 `{\"id\":5}` got no answer"}, "a")
+	var res Result
+	res.Judge([]Check{{ID: "a", Points: 1}, {ID: "b", Points: 1}}, tally)
+	a, b := res.Checks[0], res.Checks[1]
+	if strings.Join(a.Scenarios, " ") != "02-ids 01-basics" || a.Line != `{"id":3}` {
+		t.Errorf("the failed check: scenarios %q, line %q; want [02-ids 01-basics] and the first failure's line", a.Scenarios, a.Line)
+	}
+	if !strings.Contains(a.Message, "line 3 `"+a.Line+"`") {
+		t.Errorf("the message %q does not quote the line %q", a.Message, a.Line)
+	}
+	raw, err := json.Marshal(a)
+	if err != nil || !strings.Contains(string(raw), `"scenarios":["02-ids","01-basics"]`) || !strings.Contains(string(raw), `"line":"{\"id\":3}"`) {
+		t.Errorf("in a file: %s, %v", raw, err)
+	}
+	if raw, _ := json.Marshal(b); strings.Contains(string(raw), `"scenarios"`) || strings.Contains(string(raw), `"line"`) {
+		t.Errorf("a check that passed: %s", raw)
 	}
 }

@@ -41,10 +41,16 @@ type CheckResult struct {
 	// larger time scale may have.
 	Deadline bool `json:"deadline,omitempty"`
 	// Scenarios names, for a failure, the scenarios its evidence came
-	// from, in the order it came (none for evidence of no one scenario).
-	// It is the grader's own, for confirming a deadline failure where it
-	// was seen (see Confirm), and no report shows it.
-	Scenarios []string `json:"-"`
+	// from, in the order it came (none for evidence of no one scenario):
+	// the first is the one its message names. Confirm reads it to confirm
+	// a deadline failure where it was seen, the timeline to find the
+	// failure's evidence, and a report may show it.
+	Scenarios []string `json:"scenarios,omitempty"`
+	// Line is, for a failure, the line of the scenario's input the
+	// failure is about, as sent (its line end dropped), when it is about
+	// one: the line the message quotes first, which the timeline links to
+	// when its answer never came.
+	Line string `json:"line,omitempty"`
 }
 
 // Event is one timed happening of a graded run: the lab's event record

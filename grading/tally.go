@@ -6,6 +6,10 @@ import "strings"
 type Failure struct {
 	Scenario string
 	Where    string // the line it is about ("line 3"), if any
+	// Line is the line of the scenario's input the failure is about, as
+	// sent (its line end dropped), when What quotes one: the first it
+	// quotes. It becomes the check's CheckResult.Line.
+	Line     string
 	What     string // what happened, in a sentence
 	Expected string // what a correct server does
 	Actual   string // what this server did, when it is a line of output

@@ -54,7 +54,7 @@ func verdict(c Check, t *Tally) CheckResult {
 			fmt.Fprintf(&b, " Fix: %s", c.Fix)
 		}
 		r.Message = b.String()
-		r.Expected, r.Actual = f.Expected, f.Actual
+		r.Expected, r.Actual, r.Line = f.Expected, f.Actual, f.Line
 		r.Deadline = true
 		for _, g := range fails {
 			r.Deadline = r.Deadline && g.Deadline

@@ -106,7 +106,7 @@ func gradePage(r *grading.Result) *htmlPage {
 func judged(r *grading.Result) timeline.Judged {
 	var j timeline.Judged
 	for _, c := range r.Checks {
-		j.Checks = append(j.Checks, timeline.Check{ID: c.ID, Message: c.Message, Actual: c.Actual, Failed: c.Status == grading.StatusFail})
+		j.Checks = append(j.Checks, timeline.Check{ID: c.ID, Scenarios: c.Scenarios, Line: c.Line, Actual: c.Actual, Failed: c.Status == grading.StatusFail})
 	}
 	for _, o := range r.Orders {
 		j.Orders = append(j.Orders, timeline.Order{Scenario: o.Scenario, First: o.First, Then: o.Then, Checks: o.Checks})

@@ -50,6 +50,8 @@ func sanitized(r *grading.Result) *grading.Result {
 				Actual:    clip(clean(k.Actual), grading.FieldMax),
 				Rule:      clean(k.Rule),
 				Fix:       clean(k.Fix),
+				Scenarios: cleanAll(k.Scenarios),
+				Line:      clip(clean(k.Line), grading.FieldMax),
 			}
 		}
 	}
@@ -68,6 +70,19 @@ func sanitized(r *grading.Result) *grading.Result {
 		}
 	}
 	return &c
+}
+
+// cleanAll is a copy of ss with every string cleaned (see clean); nil for
+// none.
+func cleanAll(ss []string) []string {
+	if len(ss) == 0 {
+		return nil
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = clean(s)
+	}
+	return out
 }
 
 // clip cuts s to at most max bytes, on a rune boundary, and says how much was

@@ -78,7 +78,7 @@ func judgeAnswerTests(ev *evidence, t *grading.Tally) {
 		others := notIn(at.Checks, expected)
 		switch {
 		case l.got == nil && l.expect == nil:
-			ev.fail(t, ev.missed(grading.Failure{Where: fmt.Sprintf("line %d", l.n),
+			ev.fail(t, ev.missed(grading.Failure{Where: fmt.Sprintf("line %d", l.n), Line: l.text,
 				What:     ev.withNote(fmt.Sprintf("%s got no answer, so its answer could not show %s", l.describe(), at.Spec)),
 				Expected: "an answer where " + at.Spec, Actual: "(nothing)"}), at.Checks...)
 			continue
@@ -96,7 +96,7 @@ func judgeAnswerTests(ev *evidence, t *grading.Tally) {
 		if f == nil {
 			continue
 		}
-		f.Where = fmt.Sprintf("line %d", l.n)
+		f.Where, f.Line = fmt.Sprintf("line %d", l.n), l.text
 		f.What = placeWhat(f.What, "the answer to "+l.describe())
 		f.Actual = l.got.Line
 		ev.fail(t, *f, at.Checks...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -91,6 +92,41 @@ func check(t *testing.T, res *grading.Result, want wantGrade) {
 	}
 	if !res.Gradable {
 		t.Errorf("not gradable: %s", res.Problem)
+	}
+	checkEvidenceFields(t, res)
+}
+
+// quotedSentLine is a sent line as a failure's message quotes it (and not
+// a line of stdout): line 3 `{...}`.
+var quotedSentLine = regexp.MustCompile("(?:^|[^t] )line [0-9]+ `([^`]*)`")
+
+// checkEvidenceFields checks that each failed check's fields say what its
+// message says, for the timeline reads the fields alone: the scenario its
+// message names is its first scenario, and the line it quotes first is its
+// Line.
+func checkEvidenceFields(t *testing.T, res *grading.Result) {
+	t.Helper()
+	for _, c := range res.Checks {
+		if c.Status != grading.StatusFail {
+			if c.Scenarios != nil || c.Line != "" {
+				t.Errorf("%s (%s): scenarios %q, line %q", c.ID, c.Status, c.Scenarios, c.Line)
+			}
+			continue
+		}
+		if name, ok := strings.CutPrefix(c.Message, "In scenario "); ok {
+			name, _, _ = strings.Cut(name, ",")
+			if len(c.Scenarios) == 0 || c.Scenarios[0] != name {
+				t.Errorf("%s names scenario %s first, but its scenarios are %q", c.ID, name, c.Scenarios)
+			}
+		}
+		want := ""
+		if q := quotedSentLine.FindStringSubmatch(c.Message); q != nil {
+			want = q[1]
+		}
+		// A long line is quoted cut, ending in "...".
+		if (want == "") != (c.Line == "") || !strings.HasPrefix(c.Line, strings.TrimSuffix(want, "...")) {
+			t.Errorf("%s quotes line %q first, but its line is %q:\n%s", c.ID, want, c.Line, c.Message)
+		}
 	}
 }
 

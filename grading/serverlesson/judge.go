@@ -304,7 +304,7 @@ func judgeExpected(ev *evidence, t *grading.Tally) {
 			a := ev.misread[l]
 			what := fmt.Sprintf("%s; it got %s instead, which does not carry the line's id %s: the id of this bad line can be read, so its error carries it",
 				want, quote(a.Line), l.id)
-			ev.fail(t, grading.Failure{Where: where, What: what, Expected: e.Text, Actual: a.Line}, e.Checks...)
+			ev.fail(t, grading.Failure{Where: where, Line: l.text, What: what, Expected: e.Text, Actual: a.Line}, e.Checks...)
 		case l.got == nil:
 			what := want + "; nothing came for it"
 			if l.kind == lineNullID {
@@ -312,13 +312,13 @@ func judgeExpected(ev *evidence, t *grading.Tally) {
 					what += " (" + count + ")"
 				}
 			}
-			ev.fail(t, ev.missed(grading.Failure{Where: where, What: ev.withNote(what), Expected: e.Text, Actual: "(nothing)"}), e.Checks...)
+			ev.fail(t, ev.missed(grading.Failure{Where: where, Line: l.text, What: ev.withNote(what), Expected: e.Text, Actual: "(nothing)"}), e.Checks...)
 		case !matches(e, l.got):
 			what := fmt.Sprintf("%s; it got %s", want, quote(l.got.Line))
 			if l.got.Msg == nil && l.got.Problem != "" {
 				what += ", which is not a well-formed response: " + l.got.Problem
 			}
-			ev.fail(t, grading.Failure{Where: where, What: what, Expected: e.Text, Actual: l.got.Line}, e.Checks...)
+			ev.fail(t, grading.Failure{Where: where, Line: l.text, What: what, Expected: e.Text, Actual: l.got.Line}, e.Checks...)
 		}
 	}
 }
@@ -396,18 +396,25 @@ func judgeFraming(ev *evidence, t *grading.Tally) {
 		}
 		t.Test(g.check)
 		var lost []string
+		quoted := "" // the first line the message quotes
 		nullLost := false
 		for _, l := range g.lines {
 			// chargeFraming decided which lines this check is charged with.
 			if ev.lost[l] == g.judge {
 				lost = append(lost, l.describe())
 				nullLost = nullLost || l.kind == lineNullID
+				if len(lost) == 1 {
+					quoted = l.text
+				}
 			}
 		}
 		var merged []string
 		if g.judge == judgeNameManyPerChunk {
 			for _, l := range ev.merged {
 				merged = append(merged, l.describe())
+				if len(lost) == 0 && len(merged) == 1 {
+					quoted = l.text
+				}
 			}
 		}
 		if len(lost) == 0 && len(merged) == 0 {
@@ -436,7 +443,7 @@ func judgeFraming(ev *evidence, t *grading.Tally) {
 			_, _, count := nullCount(ev.lines, 0)
 			what += " (" + count + ")"
 		}
-		ev.fail(t, ev.missed(grading.Failure{What: ev.withNote(what),
+		ev.fail(t, ev.missed(grading.Failure{What: ev.withNote(what), Line: quoted,
 			Expected: "one answer for each line that is a request or a bad line, whatever the answer says, and none for a notification"}), g.check)
 	}
 }
@@ -510,7 +517,7 @@ func judgeIDs(ev *evidence, t *grading.Tally) {
 		}
 		t.Test(ev.ids.idsExact)
 		if !wire.SameID(l.id, l.got.id) {
-			ev.fail(t, grading.Failure{Where: fmt.Sprintf("line %d", l.n),
+			ev.fail(t, grading.Failure{Where: fmt.Sprintf("line %d", l.n), Line: l.text,
 				What:     fmt.Sprintf("the answer to %s, whose id is %s (%s), carries id %s (%s)", l.describe(), l.id, grading.IDType(l.id), l.got.id, grading.IDType(l.got.id)),
 				Expected: fmt.Sprintf("id %s, exactly as sent", l.id),
 				Actual:   l.got.Line,
@@ -531,7 +538,7 @@ func judgeOnce(ev *evidence, t *grading.Tally) {
 	t.Test(ev.ids.answersOnce)
 	for _, l := range ev.lines {
 		if len(l.again) > 0 {
-			ev.fail(t, grading.Failure{Where: fmt.Sprintf("line %d", l.n),
+			ev.fail(t, grading.Failure{Where: fmt.Sprintf("line %d", l.n), Line: l.text,
 				What:     fmt.Sprintf("%s was answered %d times", l.describe(), len(l.again)+1),
 				Expected: "exactly one answer",
 				Actual:   l.again[0].Line}, ev.ids.answersOnce)

@@ -32,16 +32,18 @@
 //     client's (ClientTranscript). A transcript an older version kept,
 //     with the server only in the words, is read back first (see
 //     event.FromOlder).
-//   - event.Note: the grader's notes; one whose words say a wait ran out
-//     ("no answer", "timed out", "deadline", …) is drawn as a deadline.
+//   - event.Note: the grader's notes; one its recorder marked as a wait
+//     that ran out (event.Record.Deadline) is drawn as a deadline. A note
+//     is never read for its words.
 //   - event.Stderr, and every other kind (close, exit, …), are drawn and
 //     listed as they are.
 //
-// A graded run adds what the grader judged (Judged): failed checks, whose
-// message names a scenario ("in scenario 03-errors") and may quote a line
-// (line 3 `{…}`), and whose actual answer is matched against the events to
-// find the marks that are their evidence; and the orders of answers a
-// scenario asserts, marked as kept or broken.
+// A graded run adds what the grader judged (Judged): failed checks, with
+// the scenarios their evidence came from (Check.Scenarios), the line of
+// the scenario's input a failure is about (Check.Line), and an actual
+// answer that is matched against the events to find the marks that are
+// their evidence; and the orders of answers a scenario asserts, marked as
+// kept or broken. A check's message is drawn, never read.
 //
 // # Files
 //
@@ -50,7 +52,7 @@
 //   - events.go: the one place an event is read: the kind and words its
 //     transcript shows, the server of an event the rig saw (a field), the
 //     JSON-RPC message a line or body holds, a note that a deadline ran
-//     out, and the lines the chunks on stdin make.
+//     out (a field), and the lines the chunks on stdin make.
 //   - model.go: what a scenario's timeline holds (lanes, marks, joins,
 //     folds, deadlines) and building it from the events: each mark's lane,
 //     classes and verdict, and how many events a page draws.
@@ -61,10 +63,9 @@
 //   - orders.go: the orders of answers a scenario asserts, and what
 //     happened (Asserted, for a report without a timeline).
 //   - evidence.go: each failed check tied to the events that show it,
-//     from what the check's message and actual answer say: a check's
-//     result keeps no field for its scenario or the line it quotes (a
-//     record read back from a file has only its words), so those two are
-//     read from its message.
+//     from the check's fields: the scenarios its evidence came from, the
+//     line it is about and its actual answer (a result file keeps all
+//     three). Its message is never read.
 //   - layout.go: the time axis, the lanes stacked and each mark placed in
 //     its lane, and the sizes of it all.
 //   - draw.go: the output: the page's CSS, the HTML and SVG templates

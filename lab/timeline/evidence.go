@@ -2,21 +2,17 @@ package timeline
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/mcplab/mcplab/lab/event"
 )
 
-// This file ties each failed check to the events that show it, from what
-// the check says in prose: the scenario its message names, the line it
-// quotes, and its actual answer.
+// This file ties each failed check to the events that show it, from the
+// check's fields: the first scenario its evidence came from, the line it
+// is about, and its actual answer. Its message is never read.
 
 // evidenceMax caps the marks one check links to.
 const evidenceMax = 12
-
-// quotedLine finds the line a check's message quotes: line 3 `{"id":…}`.
-var quotedLine = regexp.MustCompile("line [0-9]+ `([^`]*)`")
 
 // evidenceIndex is, per scenario and event, the failed checks that point at
 // the event, and per check the anchors of its marks.
@@ -32,32 +28,26 @@ type EvidenceRef struct {
 	Label string
 }
 
-// scenarioNamed finds the scenario a check's message names first ("In
-// scenario 03-errors, ..."), or -1.
-func scenarioNamed(msg string, scenarios []Group) int {
-	best, at := -1, len(msg)+1
+// scenarioOf is the index of the first scenario a check's evidence came
+// from (the one its message names), or -1 when it came from none, or from
+// none that is drawn.
+func scenarioOf(c Check, scenarios []Group) int {
+	if len(c.Scenarios) == 0 {
+		return -1
+	}
 	for i, sc := range scenarios {
-		if sc.Name == "" {
-			continue
-		}
-		j := strings.Index(msg, "scenario "+sc.Name)
-		if j >= 0 {
-			end := j + len("scenario "+sc.Name)
-			if end < len(msg) && !strings.ContainsRune(" ,.;:)", rune(msg[end])) {
-				continue // a longer name that begins with this one
-			}
-			if j < at {
-				best, at = i, j
-			}
+		if sc.Name != "" && sc.Name == c.Scenarios[0] {
+			return i
 		}
 	}
-	return best
+	return -1
 }
 
 // findEvidence ties each failed check to the events that show it: those
 // whose message is the check's actual answer (as JSON, keys in any order,
-// or as text), in the scenario the check names first, then elsewhere; with
-// no actual answer, the deadlines that ran out in the scenario it names.
+// or as text), in the first scenario its evidence came from, then
+// elsewhere; with no actual answer, the line it is about and the deadlines
+// that ran out in that scenario.
 func findEvidence(checks []Check, scenarios []Group, limits []int) evidenceIndex {
 	ix := evidenceIndex{byEvent: map[[2]int][]string{}, byCheck: map[int][]EvidenceRef{}}
 	for ci, c := range checks {
@@ -80,14 +70,15 @@ type checkEvidence struct {
 	refs      []EvidenceRef
 }
 
-// find gathers the evidence of c: for an answer that never came, what the
-// grader noted in the scenario the check names; else the events that are
-// its actual answer; failing both, the timeline of the scenario it names.
+// find gathers the evidence of c: for an answer that never came, the line
+// that asked and what the grader noted in the first scenario its evidence
+// came from; else the events that are its actual answer; failing both,
+// the timeline of that scenario.
 func (ev *checkEvidence) find(c Check) {
-	named := scenarioNamed(c.Message, ev.scenarios)
+	named := scenarioOf(c, ev.scenarios)
 	answer := newActualAnswer(c.Actual)
 	if missing := answer.text == "" || answer.text == "(nothing)"; missing && named >= 0 {
-		ev.addMissing(named, c.Message)
+		ev.addMissing(named, c.Line)
 		if len(ev.refs) > 0 {
 			return
 		}
@@ -112,15 +103,14 @@ func (ev *checkEvidence) find(c Check) {
 }
 
 // addMissing adds the evidence that nothing came in scenario si: the line
-// that asked (the one the check's message quotes), and what the grader
-// noted (a wait that ran out, an early end).
-func (ev *checkEvidence) addMissing(si int, msg string) {
+// that asked (line, the one the check is about, see sentAs), and what the
+// grader noted (a wait that ran out, an early end).
+func (ev *checkEvidence) addMissing(si int, line string) {
 	events := ev.scenarios[si].Events
 	limit := ev.limits[si]
-	if q := quotedLine.FindStringSubmatch(msg); q != nil {
-		want := strings.TrimSuffix(q[1], "...")
+	if line != "" {
 		for _, l := range splitLines(events) {
-			if l.last < limit && want != "" && strings.HasPrefix(l.text, want) {
+			if l.last < limit && sentAs(l.text, line) {
 				ev.add(si, l.last)
 				break
 			}
@@ -131,6 +121,15 @@ func (ev *checkEvidence) addMissing(si int, msg string) {
 			ev.add(si, ei)
 		}
 	}
+}
+
+// sentAs reports whether text, a line of a transcript's stdin, is line,
+// a line a check is about as the grader read it: the same, or the same
+// with the carriage return of a CRLF end the grader dropped (as it was
+// sent, or as a cleaned transcript shows it, see Clean).
+func sentAs(text, line string) bool {
+	rest, ok := strings.CutPrefix(text, line)
+	return ok && line != "" && (rest == "" || rest == "\r" || rest == `\r`)
 }
 
 // add links the check to event ei of scenario si, once.
@@ -149,7 +148,8 @@ func (ev *checkEvidence) add(si, ei int) {
 }
 
 // searchOrder is the order scenarios are searched for evidence in: the
-// one named (when one is), then the others in turn.
+// first the check's evidence came from (when one is), then the others in
+// turn.
 func searchOrder(named, n int) []int {
 	order := make([]int, 0, n)
 	if named >= 0 {

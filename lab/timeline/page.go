@@ -35,14 +35,20 @@ type Transcript struct {
 // transcriptMax caps one scenario's transcript block, in bytes.
 const transcriptMax = 256 << 10
 
-// Check is a check of a graded run as the timeline marks it: a failed
-// check's evidence is the events its message names or its actual answer
-// quotes.
+// Check is a check of a graded run as the timeline marks it, from its
+// result's fields (grading.CheckResult): a failed check's evidence is, in
+// the first scenario its evidence came from, the line it is about and the
+// notes that a wait ran out, or the events that are its actual answer.
 type Check struct {
-	ID      string
-	Message string
-	Actual  string
-	Failed  bool
+	ID string
+	// Scenarios names the scenarios the check's evidence came from, in
+	// the order it came; the first is the one its message names.
+	Scenarios []string
+	// Line is the line of the scenario's input a failure is about, as
+	// sent, when it is about one.
+	Line   string
+	Actual string
+	Failed bool
 }
 
 // Order is an order of answers a scenario asserts: the answer to First
