@@ -51,7 +51,7 @@ func classFlags(fs *flag.FlagSet) *classConfig {
 	fs.StringVar(&c.formats, "format", "json,markdown,html", "comma-separated report formats for each student: "+strings.Join(report.Formats(), ", "))
 	fs.IntVar(&c.sweep, "sweep", 0, "replay the lesson's messages this many more times, cut at random places")
 	fs.Int64Var(&c.cuts, "cuts", 0, "which random cuts the sweep makes: the same number cuts the input the same way again (0: pick one and print it)")
-	fs.Float64Var(&c.scale, "time-scale", 0, "multiply every deadline by this (0: calibrate against the reference server)")
+	fs.Float64Var(&c.scale, "time-scale", 0, "multiply every deadline by this (0: calibrate against the lesson's reference)")
 	fs.StringVar(&c.lessonDir, "lesson-dir", "", "read the grading scenarios from this lesson folder instead of the built-in ones")
 	fs.StringVar(&c.root, "root", "", "container sandbox: mount this folder read-only (it must hold SUBMISSIONS) instead of each submission's own folder, for run scripts that use files beside their folder")
 	fs.StringVar(&c.image, "image", sandbox.DefaultImage, "container sandbox: the image servers run in")

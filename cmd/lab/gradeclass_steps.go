@@ -267,7 +267,7 @@ func (r *classRun) gradeStudents(ctx context.Context, sb sandbox.Sandbox, opts c
 			r.writeErr = err
 		}
 	}
-	how := "calibrating the deadlines against the reference server first"
+	how := "calibrating the deadlines against the lesson's reference first"
 	if r.cfg.scale > 0 {
 		how = fmt.Sprintf("deadlines × %g", r.cfg.scale)
 	}

@@ -14,17 +14,17 @@ import (
 )
 
 // calibrationRuns is how many times calibration grades the reference
-// server; the fastest run counts.
+// program (the lesson's own server or client); the fastest run counts.
 const calibrationRuns = 3
 
 // CalibrationFactor is k in scale = max(1, k × measured / designed): the
-// margin a student's server gets over the reference server on top of the
+// margin a student's program gets over the reference on top of the
 // lesson's own deadlines, which are already many times what a correct
-// server needs.
+// program needs.
 const CalibrationFactor = 1.25
 
 // MaxCalibratedScale caps the scale calibration derives. A reference
-// server that took more than three times its designed time was graded on a
+// program that took more than three times its designed time was graded on a
 // machine busy with something else (CI measured × 12 when its own tests
 // started at once), and a scale that large makes every hung program cost
 // minutes: each of its deadlines, and then the confirmation's four times
@@ -34,10 +34,10 @@ const CalibrationFactor = 1.25
 const MaxCalibratedScale = 4
 
 // Calibration is how the deadlines' scale was derived, as Kattis does it:
-// the reference server was graded through the same sandbox on the same
+// the reference program was graded through the same sandbox on the same
 // machine, and its wall time compared with the lesson's designed time.
 type Calibration struct {
-	// Measured is the wall time of grading the reference server (the
+	// Measured is the wall time of grading the reference program (the
 	// fastest of three runs).
 	Measured time.Duration
 	// Designed is the sum of the scenarios' schedules, plus the sandbox's
@@ -51,7 +51,7 @@ type Calibration struct {
 	Capped bool `json:",omitempty"`
 }
 
-// calibrate grades the reference server through the sandbox and derives
+// calibrate grades the reference program through the sandbox and derives
 // the time scale from its wall time (when measure is set; else it grades it
 // once). It also returns the reference's transcript, which a student's is
 // compared with (see sameTranscript). When measure is not set, a reference
@@ -62,7 +62,7 @@ type Calibration struct {
 // starts: no student can run it.
 func calibrate(ctx context.Context, lesson grading.Lesson, opts Options, root string, measure bool) (*Calibration, []grading.Event, error) {
 	if len(opts.Reference) == 0 {
-		return nil, nil, fmt.Errorf("no reference server to calibrate the deadlines against: give a time scale instead")
+		return nil, nil, fmt.Errorf("no reference program to calibrate the deadlines against: give a time scale instead")
 	}
 	cal, transcript, err := calibrateIn(ctx, lesson, opts, root, measure)
 	ended := grading.ProgressEvent{Kind: grading.ProgressCalibrationEnded, Measure: measure}
@@ -86,7 +86,7 @@ func calibrateIn(ctx context.Context, lesson grading.Lesson, opts Options, root 
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, filepath.Base(opts.Reference[0]))
 	if err := linkOrCopy(opts.Reference[0], bin); err != nil {
-		return nil, nil, fmt.Errorf("calibrating: copying the reference server: %w", err)
+		return nil, nil, fmt.Errorf("calibrating: copying the reference program: %w", err)
 	}
 	work := filepath.Join(root, "reference-work")
 	if err := opts.Sandbox.Workspace(work, 0, ""); err != nil {
@@ -110,13 +110,13 @@ func calibrateIn(ctx context.Context, lesson grading.Lesson, opts Options, root 
 	for run := range runs {
 		opts.progress(grading.ProgressEvent{Kind: grading.ProgressCalibrationStarted, Measure: measure, Index: run + 1, Total: runs})
 		started := time.Now()
-		// Generous deadlines: they do not change how long a correct server
+		// Generous deadlines: they do not change how long a correct program
 		// takes, only whether a slow machine fails it.
 		res, err := lesson.Grade(ctx, grading.Options{Lesson: lesson.Manifest().Number, LessonDir: opts.LessonDir,
 			Student: opts.Sandbox.Starter(spec), TimeScale: 4, MaxOutput: 1 << 20, Relay: opts.relay(), Progress: opts.Progress})
 		took := time.Since(started)
 		if err != nil {
-			return nil, nil, fmt.Errorf("calibrating against the reference server: %w", err)
+			return nil, nil, fmt.Errorf("calibrating against the reference program: %w", err)
 		}
 		if !res.Gradable || len(res.Failed()) > 0 {
 			why := res.Problem
@@ -128,7 +128,7 @@ func calibrateIn(ctx context.Context, lesson grading.Lesson, opts Options, root 
 					why += fmt.Sprintf(" [%s: %s]", c.ID, grading.Clip(c.Message, 600))
 				}
 			}
-			return nil, nil, fmt.Errorf("calibrating: the reference server (%s) did not pass its own grading in the %s sandbox: %s; "+
+			return nil, nil, fmt.Errorf("calibrating: the reference program (%s) did not pass its own grading in the %s sandbox: %s; "+
 				"check the sandbox, or give a time scale to skip calibration", strings.Join(opts.Reference, " "), opts.Sandbox.Name(), why)
 		}
 		if measured == 0 || took < measured {

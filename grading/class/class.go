@@ -53,11 +53,13 @@ type Options struct {
 	// DefaultJobs(Sandbox).
 	Jobs int
 	// TimeScale multiplies every deadline. 0 means calibrate: grade the
-	// Reference server through the same sandbox first and derive the scale
+	// Reference program through the same sandbox first and derive the scale
 	// from how long it took (see Calibration).
 	TimeScale float64
-	// Reference is the command of the reference server, such as
-	// []string{"/usr/local/bin/lab", "serve", "reader"}; calibration needs it.
+	// Reference is the command of the lesson's reference program, such as
+	// []string{"/usr/local/bin/lab", "serve", "reader"} (a server lesson's)
+	// or {"/usr/local/bin/lab", "client"} (a client lesson's); calibration
+	// needs it.
 	Reference []string
 	// Kinds are the lesson kinds the lesson's subject is looked up in
 	// (required; the lab's own are internal/kinds.Builtin's).
@@ -70,7 +72,7 @@ type Options struct {
 	MaxOutput int64
 	// BuildTimeout bounds a build step (before scaling); 0 means 3 minutes.
 	BuildTimeout time.Duration
-	// RunLimits and BuildLimits bound the server and the build; zero fields
+	// RunLimits and BuildLimits bound the student's program and the build; zero fields
 	// take sandbox.DefaultRunLimits and sandbox.DefaultBuildLimits.
 	RunLimits, BuildLimits sandbox.Limits
 	// Root, when set, is the folder the container sandbox mounts read-only
@@ -140,7 +142,7 @@ type Student struct {
 // The flags a student's result may carry (see Student.Flags).
 const (
 	// FlagLabBinary: the submission holds a file identical to the lab
-	// binary (the reference server), by size and SHA-256.
+	// binary (the reference program), by size and SHA-256.
 	FlagLabBinary = "contains-lab-binary"
 	// FlagReferenceTranscript: the student's run gave the reference's
 	// answers and exits, and its log lines wherever the program ended by
@@ -680,7 +682,7 @@ func summarize(res *grading.Result) runSummary {
 
 // markFlaky marks the confirmed result res flaky when the first run, sum
 // up as first, timed out and the confirmed result disagrees with it (the
-// first met a deadline the second did not: the machine, not the server,
+// first met a deadline the second did not: the machine, not the program,
 // was slow), and says so in its detail. A first run that did not time out
 // had its deadline failures confirmed check by check, which the detail
 // says already: that is not flaky.

@@ -142,7 +142,7 @@ func TestCalibrationFailureIsAnError(t *testing.T) {
 		t.Errorf("error = %v, want one saying the reference did not pass", err)
 	}
 	_, err = class.Grade(context.Background(), subs, class.Options{Kinds: kinds.Builtin(), Sandbox: processSandbox(t)})
-	if err == nil || !strings.Contains(err.Error(), "no reference server") {
+	if err == nil || !strings.Contains(err.Error(), "no reference program") {
 		t.Errorf("error = %v, want one asking for a reference or a scale", err)
 	}
 	_, err = class.Grade(context.Background(), subs, class.Options{Sandbox: processSandbox(t), TimeScale: 1})
