@@ -419,7 +419,7 @@ func (g *grader) student(ctx context.Context, slot, index int, sub Folder) (*Stu
 		return nil, err
 	}
 	st := &Student{Name: sub.Name, Dir: sub.Dir}
-	in := inspect(ctx, sub.Dir, g.lab)
+	in := inspect(ctx, sub.Dir, g.lab, grading.ScaleBy(identifyWithin, max(g.scale, 1)))
 	if g.opts.Reuse != nil && in.problem == "" && in.sub != nil {
 		if prev := g.opts.Reuse(sub.Name, in.sub); prev != nil {
 			return prev, nil

@@ -31,7 +31,8 @@ import (
 // without waiting (a FIFO or a device is never opened), with a size cap,
 // and the whole step has a deadline.
 const (
-	// identifyWithin bounds identifying one submission.
+	// identifyWithin bounds identifying one submission at time scale 1
+	// (the class's scale multiplies it, as it does every deadline).
 	identifyWithin = 20 * time.Second
 	// gitFileCap bounds a file of the .git folder the grader reads (HEAD, a
 	// ref, commondir); packedRefsCap bounds packed-refs.
@@ -53,7 +54,7 @@ const (
 // wrote. Only regular files inside the submission are read: a worktree or
 // submodule whose git folder lies elsewhere has no commit here.
 func Identify(dir string) *grading.Submission {
-	return inspect(context.Background(), dir, nil).sub
+	return inspect(context.Background(), dir, nil, identifyWithin).sub
 }
 
 // inspection is what reading a submission's files found.
@@ -67,10 +68,28 @@ type inspection struct {
 }
 
 // inspect identifies the submission at dir and looks for copies of the lab
-// binary in it, within identifyWithin and ctx. A submission that cannot be
-// read in time gets a problem and no hash.
-func inspect(ctx context.Context, dir string, lab *labPrint) inspection {
-	ctx, cancel := context.WithTimeout(ctx, identifyWithin)
+// binary in it, within ctx and the deadline within, the class's scale of
+// identifyWithin. A reading the deadline cut short is a verdict of the
+// machine's as much as of the submission's (a loaded machine reads and
+// hashes slowly), so it is tried once more with ConfirmScale times as long
+// before the submission is left unidentified: it then gets a problem that
+// says so, and no hash.
+func inspect(ctx context.Context, dir string, lab *labPrint, within time.Duration) inspection {
+	in, timedOut := inspectWithin(ctx, dir, lab, within)
+	if !timedOut || ctx.Err() != nil {
+		return in
+	}
+	again := within * grading.ConfirmScale
+	if in, timedOut = inspectWithin(ctx, dir, lab, again); timedOut {
+		in.problem = fmt.Sprintf("reading its files took more than %v, and more than %v when tried again", within, again)
+	}
+	return in
+}
+
+// inspectWithin is one try of inspect, which it reports timed out when
+// within ran out first.
+func inspectWithin(ctx context.Context, dir string, lab *labPrint, within time.Duration) (inspection, bool) {
+	ctx, cancel := context.WithTimeout(ctx, within)
 	defer cancel()
 	name := filepath.Base(dir)
 	done := make(chan inspection, 1)
@@ -78,12 +97,12 @@ func inspect(ctx context.Context, dir string, lab *labPrint) inspection {
 	select {
 	case in := <-done:
 		in.sub.Name = name
-		return in
+		return in, false
 	case <-ctx.Done():
 		// The reader stops at its next file or block; it owns nothing the
 		// grader needs.
 		return inspection{sub: &grading.Submission{Name: name},
-			problem: fmt.Sprintf("reading its files took more than %v", identifyWithin)}
+			problem: fmt.Sprintf("reading its files took more than %v", within)}, true
 	}
 }
 
