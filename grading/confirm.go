@@ -219,16 +219,16 @@ func confirmChecks(first, second *Result, scale float64, unread string) *Result 
 		if !slices.Contains(rerun, c.ID) {
 			continue
 		}
-		j := slices.IndexFunc(second.Checks, func(s CheckResult) bool { return s.ID == c.ID })
-		if j < 0 && unread == "" {
-			continue
-		}
 		if unread != "" {
 			// Charged: every scenario it failed in, the program read
 			// none of, and it read none of scenario unread again.
 			c.Message = strings.TrimSpace(c.Message + fmt.Sprintf(
 				" (This failure rested on a deadline, and was seen only where the server, once ready, read none of its stdin, so it was graded again with every deadline %g times longer: in scenario %s the server again read none of its stdin, so it is the program, not a slow machine.)", float64(ConfirmScale), unread))
 			first.Checks[i] = c
+			continue
+		}
+		j := slices.IndexFunc(second.Checks, func(s CheckResult) bool { return s.ID == c.ID })
+		if j < 0 {
 			continue
 		}
 		again := second.Checks[j]
